@@ -1,0 +1,170 @@
+//! Builtin attributes and locations, modelled structurally (SPEC.md §2.3).
+//! Attributes of other dialects keep their namespace and their body
+//! verbatim, with nested attribute/type references split out so that the
+//! printer can alias them (SPEC.md §2.4).
+
+use crate::affine::{AffineMap, IntegerSet};
+use crate::context::{AttrId, TypeId};
+use num_bigint::BigInt;
+
+/// Raw string bytes: MLIR strings may hold any byte (`"\FF"`), so they are
+/// not required to be UTF-8.
+pub type Bytes = Box<[u8]>;
+
+/// One piece of a dialect attribute or type body.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BodyPiece {
+    Text(Box<str>),
+    Attr(AttrId),
+    Type(TypeId),
+}
+
+/// The body of a dialect attribute or type: the "symbol data" MLIR passes to
+/// the dialect, e.g. `linkage<internal>` for `#llvm.linkage<internal>`.
+///
+/// For registered dialects, nested attributes and types inside the body are
+/// separate pieces so that aliases (`#map`, `#di_file`, `#loc3`) can be
+/// printed for them; unregistered dialects' bodies are one text piece, as
+/// MLIR keeps them as opaque strings.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DialectBody {
+    pub dialect: Box<str>,
+    pub pieces: Vec<BodyPiece>,
+}
+
+impl DialectBody {
+    /// The leading identifier of the body (`encoding` in
+    /// `#sparse_tensor.encoding<{..}>`), used to pick a dialect alias.
+    pub fn mnemonic(&self) -> &str {
+        match self.pieces.first() {
+            Some(BodyPiece::Text(t)) => {
+                let end = t
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+                    .unwrap_or(t.len());
+                &t[..end]
+            }
+            _ => "",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AttrData {
+    Unit,
+    /// Integer (and bool: `i1`) attribute. `value` is already normalised to
+    /// the type's width: signed interpretation unless the type is unsigned.
+    Integer {
+        ty: TypeId,
+        value: BigInt,
+    },
+    /// Float attribute; `bits` is the raw bit pattern of the float kind.
+    Float {
+        ty: TypeId,
+        bits: u128,
+    },
+    String {
+        value: Bytes,
+        /// `None` is MLIR's `NoneType`.
+        ty: Option<TypeId>,
+    },
+    Type(TypeId),
+    Array(Vec<AttrId>),
+    /// Sorted by name (bytewise), no duplicates, as `DictionaryAttr` is.
+    Dictionary(Vec<(Bytes, AttrId)>),
+    /// `array<i32: 1, 2>`; `data` holds the elements little-endian, one byte
+    /// per `i1`, `ceil(width/8)` bytes otherwise.
+    DenseArray {
+        elem: TypeId,
+        data: Bytes,
+    },
+    /// `dense<..>` of integers, index, floats or complex; `data` holds one
+    /// element when `splat`, else all of them, each little-endian in
+    /// [`dense_element_bytes`] bytes (complex: real then imaginary).
+    DenseIntOrFp {
+        ty: TypeId,
+        splat: bool,
+        data: Bytes,
+    },
+    DenseString {
+        ty: TypeId,
+        splat: bool,
+        strings: Vec<Bytes>,
+    },
+    DenseResource {
+        ty: TypeId,
+        key: Bytes,
+    },
+    Sparse {
+        ty: TypeId,
+        indices: AttrId,
+        values: AttrId,
+    },
+    SymbolRef {
+        root: Bytes,
+        nested: Vec<Bytes>,
+    },
+    AffineMap(AffineMap),
+    IntegerSet(IntegerSet),
+    /// `strided<[strides], offset: o>`; dynamic values are [`crate::types::DYNAMIC`].
+    Strided {
+        offset: i64,
+        strides: Vec<i64>,
+    },
+    /// `distinct[N]<attr>`: `id` is the identity given at creation; the
+    /// printed `N` is assigned by the printer in print order.
+    Distinct {
+        id: u32,
+        referenced: AttrId,
+    },
+    /// `#dialect<"data"> : type` of an unregistered dialect.
+    Opaque {
+        dialect: Box<str>,
+        data: Bytes,
+        ty: Option<TypeId>,
+    },
+    Dialect {
+        body: DialectBody,
+        ty: Option<TypeId>,
+    },
+    // ----- locations -----
+    UnknownLoc,
+    FileLineCol {
+        file: Bytes,
+        line: u32,
+        col: u32,
+    },
+    /// MLIR 22's `FileLineColRange` when it is not a plain point.
+    FileLineColRange {
+        file: Bytes,
+        start_line: u32,
+        start_col: Option<u32>,
+        end_line: Option<u32>,
+        end_col: Option<u32>,
+    },
+    NameLoc {
+        name: Bytes,
+        child: AttrId,
+    },
+    CallSiteLoc {
+        callee: AttrId,
+        caller: AttrId,
+    },
+    FusedLoc {
+        locations: Vec<AttrId>,
+        metadata: Option<AttrId>,
+    },
+}
+
+impl AttrData {
+    pub fn is_location(&self) -> bool {
+        matches!(
+            self,
+            AttrData::UnknownLoc
+                | AttrData::FileLineCol { .. }
+                | AttrData::FileLineColRange { .. }
+                | AttrData::NameLoc { .. }
+                | AttrData::CallSiteLoc { .. }
+                | AttrData::FusedLoc { .. }
+        )
+    }
+}

@@ -1,0 +1,97 @@
+//! The uniquing context: every type and attribute (locations included) is
+//! interned once and referred to by a 32-bit id, as MLIR's `MLIRContext`
+//! uniques storage. Equality of ids is structural equality (SPEC.md §2.1).
+
+use crate::attrs::AttrData;
+use crate::types::TypeData;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash};
+
+/// Id of an interned type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeId(pub u32);
+
+/// Id of an interned attribute (locations are attributes too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AttrId(pub u32);
+
+/// A hash-consing table. Items are stored once; the index maps a hash to the
+/// ids that share it, so large payloads (dense blobs) are not duplicated.
+#[derive(Debug)]
+struct Interner<T> {
+    items: Vec<T>,
+    index: HashMap<u64, Vec<u32>>,
+    hasher: std::collections::hash_map::RandomState,
+}
+
+impl<T> Default for Interner<T> {
+    fn default() -> Self {
+        Interner {
+            items: Vec::new(),
+            index: HashMap::new(),
+            hasher: Default::default(),
+        }
+    }
+}
+
+impl<T: Hash + Eq> Interner<T> {
+    fn intern(&mut self, item: T) -> u32 {
+        let h = self.hasher.hash_one(&item);
+        let bucket = self.index.entry(h).or_default();
+        for &id in bucket.iter() {
+            if self.items[id as usize] == item {
+                return id;
+            }
+        }
+        let id = u32::try_from(self.items.len()).expect("more than 2^32 interned items");
+        self.items.push(item);
+        bucket.push(id);
+        id
+    }
+}
+
+/// Owns all interned types and attributes of one IR.
+#[derive(Debug, Default)]
+pub struct Context {
+    types: Interner<TypeData>,
+    attrs: Interner<AttrData>,
+    next_distinct: u32,
+}
+
+impl Context {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn intern_type(&mut self, t: TypeData) -> TypeId {
+        TypeId(self.types.intern(t))
+    }
+
+    pub fn intern_attr(&mut self, a: AttrData) -> AttrId {
+        AttrId(self.attrs.intern(a))
+    }
+
+    pub fn ty(&self, id: TypeId) -> &TypeData {
+        &self.types.items[id.0 as usize]
+    }
+
+    pub fn attr(&self, id: AttrId) -> &AttrData {
+        &self.attrs.items[id.0 as usize]
+    }
+
+    pub fn num_types(&self) -> usize {
+        self.types.items.len()
+    }
+
+    pub fn num_attrs(&self) -> usize {
+        self.attrs.items.len()
+    }
+
+    /// A fresh identity for a `distinct[..]<..>` attribute. Distinct
+    /// attributes are unique by construction, never by content.
+    pub fn fresh_distinct_id(&mut self) -> u32 {
+        let id = self.next_distinct;
+        self.next_distinct += 1;
+        id
+    }
+}

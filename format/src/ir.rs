@@ -1,0 +1,294 @@
+//! Operations, blocks, regions and values in index-based arenas
+//! (SPEC.md §2.5). Ids are 32-bit indices into the arenas of one [`Module`],
+//! which keeps a million-op module at a few compact vectors.
+
+use crate::attrs::Bytes;
+use crate::context::{AttrId, Context, TypeId};
+use std::collections::HashMap;
+
+macro_rules! id_type {
+    ($(#[$m:meta])* $name:ident) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id_type!(
+    /// An operation in [`Module::ops`].
+    OpId
+);
+id_type!(
+    /// A block in [`Module::blocks`].
+    BlockId
+);
+id_type!(
+    /// A region in [`Module::regions`].
+    RegionId
+);
+id_type!(
+    /// An SSA value in [`Module::values`].
+    ValueId
+);
+id_type!(
+    /// An operation name in [`Module::op_names`].
+    OpNameId
+);
+
+#[derive(Clone, Debug)]
+pub struct Operation {
+    pub name: OpNameId,
+    pub operands: Vec<ValueId>,
+    /// Results are allocated contiguously: `first_result .. first_result + num_results`.
+    pub first_result: u32,
+    pub num_results: u32,
+    pub successors: Vec<BlockId>,
+    /// The `<{...}>` properties, if any (an attribute, usually a dictionary).
+    pub properties: Option<AttrId>,
+    /// The discardable attribute dictionary (always a dictionary attribute).
+    pub attributes: AttrId,
+    pub regions: Vec<RegionId>,
+    pub loc: AttrId,
+    pub parent: Option<BlockId>,
+}
+
+impl Operation {
+    pub fn results(&self) -> impl ExactSizeIterator<Item = ValueId> + Clone {
+        (self.first_result..self.first_result + self.num_results).map(ValueId)
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Block {
+    pub args: Vec<ValueId>,
+    pub ops: Vec<OpId>,
+    pub parent: Option<RegionId>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Region {
+    pub blocks: Vec<BlockId>,
+    pub parent: Option<OpId>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueDef {
+    Result {
+        op: OpId,
+        index: u32,
+    },
+    BlockArg {
+        block: BlockId,
+        index: u32,
+    },
+    /// A forward reference not (yet) resolved; never present in a finished module.
+    Placeholder,
+}
+
+#[derive(Clone, Debug)]
+pub struct ValueData {
+    pub ty: TypeId,
+    pub def: ValueDef,
+    /// Location of a block argument (`None` for op results).
+    pub loc: Option<AttrId>,
+}
+
+/// A value in the file-level `{-# ... #-}` resource dictionaries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResourceValue {
+    /// A hex blob: `alignment` is the little-endian 4-byte prefix of the hex string.
+    Blob {
+        alignment: u32,
+        data: Vec<u8>,
+    },
+    Bool(bool),
+    String(Bytes),
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResourceGroup {
+    /// Dialect name (in `dialect_resources`) or external provider name.
+    pub name: Bytes,
+    pub entries: Vec<(Bytes, ResourceValue)>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resources {
+    pub dialect: Vec<ResourceGroup>,
+    pub external: Vec<ResourceGroup>,
+}
+
+impl Resources {
+    pub fn is_empty(&self) -> bool {
+        self.dialect.is_empty() && self.external.is_empty()
+    }
+}
+
+/// Interned operation names.
+#[derive(Clone, Debug, Default)]
+pub struct OpNames {
+    names: Vec<Bytes>,
+    index: HashMap<Bytes, OpNameId>,
+}
+
+impl OpNames {
+    pub fn intern(&mut self, name: &[u8]) -> OpNameId {
+        if let Some(&id) = self.index.get(name) {
+            return id;
+        }
+        let id = OpNameId(self.names.len() as u32);
+        let b: Bytes = name.into();
+        self.names.push(b.clone());
+        self.index.insert(b, id);
+        id
+    }
+    pub fn get(&self, id: OpNameId) -> &[u8] {
+        &self.names[id.index()]
+    }
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+/// One parsed or decoded MLIR file: a context, the IR arenas, the top-level
+/// operation and the file-level resources.
+#[derive(Debug, Default)]
+pub struct Module {
+    pub ctx: Context,
+    pub ops: Vec<Operation>,
+    pub blocks: Vec<Block>,
+    pub regions: Vec<Region>,
+    pub values: Vec<ValueData>,
+    pub op_names: OpNames,
+    /// The top-level operation (normally `builtin.module`).
+    pub top: Option<OpId>,
+    pub resources: Resources,
+}
+
+impl Module {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn op(&self, id: OpId) -> &Operation {
+        &self.ops[id.index()]
+    }
+    pub fn op_mut(&mut self, id: OpId) -> &mut Operation {
+        &mut self.ops[id.index()]
+    }
+    pub fn block(&self, id: BlockId) -> &Block {
+        &self.blocks[id.index()]
+    }
+    pub fn region(&self, id: RegionId) -> &Region {
+        &self.regions[id.index()]
+    }
+    pub fn value(&self, id: ValueId) -> &ValueData {
+        &self.values[id.index()]
+    }
+    pub fn op_name(&self, id: OpId) -> &[u8] {
+        self.op_names.get(self.op(id).name)
+    }
+
+    pub fn new_value(&mut self, ty: TypeId, def: ValueDef, loc: Option<AttrId>) -> ValueId {
+        let id = ValueId(self.values.len() as u32);
+        self.values.push(ValueData { ty, def, loc });
+        id
+    }
+
+    pub fn new_block(&mut self) -> BlockId {
+        let id = BlockId(self.blocks.len() as u32);
+        self.blocks.push(Block::default());
+        id
+    }
+
+    pub fn new_region(&mut self) -> RegionId {
+        let id = RegionId(self.regions.len() as u32);
+        self.regions.push(Region::default());
+        id
+    }
+
+    /// Appends a block argument to `block`.
+    pub fn add_block_arg(&mut self, block: BlockId, ty: TypeId, loc: AttrId) -> ValueId {
+        let index = self.blocks[block.index()].args.len() as u32;
+        let v = self.new_value(ty, ValueDef::BlockArg { block, index }, Some(loc));
+        self.blocks[block.index()].args.push(v);
+        v
+    }
+
+    /// Creates an operation with `result_types.len()` fresh results. The
+    /// operation is not yet inserted in any block.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new_op(
+        &mut self,
+        name: OpNameId,
+        operands: Vec<ValueId>,
+        result_types: &[TypeId],
+        successors: Vec<BlockId>,
+        properties: Option<AttrId>,
+        attributes: AttrId,
+        regions: Vec<RegionId>,
+        loc: AttrId,
+    ) -> OpId {
+        let id = OpId(self.ops.len() as u32);
+        let first_result = self.values.len() as u32;
+        for (i, &ty) in result_types.iter().enumerate() {
+            self.new_value(
+                ty,
+                ValueDef::Result {
+                    op: id,
+                    index: i as u32,
+                },
+                None,
+            );
+        }
+        for &r in &regions {
+            self.regions[r.index()].parent = Some(id);
+        }
+        self.ops.push(Operation {
+            name,
+            operands,
+            first_result,
+            num_results: result_types.len() as u32,
+            successors,
+            properties,
+            attributes,
+            regions,
+            loc,
+            parent: None,
+        });
+        id
+    }
+
+    pub fn push_op(&mut self, block: BlockId, op: OpId) {
+        self.ops[op.index()].parent = Some(block);
+        self.blocks[block.index()].ops.push(op);
+    }
+
+    pub fn push_block(&mut self, region: RegionId, block: BlockId) {
+        self.blocks[block.index()].parent = Some(region);
+        self.regions[region.index()].blocks.push(block);
+    }
+
+    /// The number of operations reachable from the top-level operation.
+    pub fn num_live_ops(&self) -> usize {
+        let mut n = 0;
+        let mut stack: Vec<OpId> = self.top.into_iter().collect();
+        while let Some(op) = stack.pop() {
+            n += 1;
+            for &r in &self.op(op).regions {
+                for &b in &self.region(r).blocks {
+                    stack.extend(self.block(b).ops.iter().copied());
+                }
+            }
+        }
+        n
+    }
+}

@@ -1,0 +1,15 @@
+//! rmlir-format: the in-memory IR model shared by the readers and writers
+//! (SPEC.md §2), plus float semantics and, later, wire-level primitives.
+pub mod affine;
+pub mod attrs;
+pub mod context;
+pub mod dense;
+pub mod dialects;
+pub mod float;
+pub mod ir;
+pub mod types;
+
+pub use attrs::{AttrData, BodyPiece, Bytes, DialectBody};
+pub use context::{AttrId, Context, TypeId};
+pub use ir::*;
+pub use types::{Signedness, TypeData, DYNAMIC};

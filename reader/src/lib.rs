@@ -1,0 +1,8 @@
+//! rmlir-reader: MLIR's generic textual form (and, later, bytecode) into
+//! the rmlir IR (SPEC.md §3).
+pub mod affine_parser;
+pub mod error;
+pub mod text;
+
+pub use error::{Error, ErrorKind, Position, Result};
+pub use text::{parse_module, parse_module_with_limits, TextLimits};

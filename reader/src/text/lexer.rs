@@ -1,0 +1,263 @@
+//! Tokens of MLIR's textual form (LangRef "Lexical structure"). Tokens are
+//! spans into the source; nothing is copied until a parser asks for a value.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tok {
+    Eof,
+    /// `[a-zA-Z_][a-zA-Z0-9_$.]*`, keywords included.
+    BareIdent,
+    /// `%name`
+    PercentId,
+    /// `^name`
+    CaretId,
+    /// `#name`
+    HashId,
+    /// `!name`
+    BangId,
+    /// `@name` or `@"string"`
+    AtId,
+    Integer,
+    Float,
+    String,
+    LParen,
+    RParen,
+    LSquare,
+    RSquare,
+    LBrace,
+    RBrace,
+    Less,
+    Greater,
+    Comma,
+    Colon,
+    ColonColon,
+    Equal,
+    Arrow,
+    Minus,
+    Plus,
+    Star,
+    Question,
+    /// `{-#`
+    FileMetadataBegin,
+    /// `#-}`
+    FileMetadataEnd,
+    /// A byte that starts no token; the parser reports it.
+    Error,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub kind: Tok,
+    pub start: usize,
+    pub end: usize,
+}
+
+pub fn is_ident_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_'
+}
+
+pub fn is_ident_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.'
+}
+
+fn is_suffix_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'-')
+}
+
+/// Skips whitespace and `//` comments from `pos`.
+pub fn skip_trivia(src: &[u8], mut pos: usize) -> usize {
+    loop {
+        match src.get(pos) {
+            Some(b' ' | b'\t' | b'\n' | b'\r') => pos += 1,
+            Some(b'/') if src.get(pos + 1) == Some(&b'/') => {
+                while pos < src.len() && src[pos] != b'\n' {
+                    pos += 1;
+                }
+            }
+            _ => return pos,
+        }
+    }
+}
+
+/// The end of a string literal starting at `start` (which holds `"`), or
+/// `None` if it is not terminated on its line.
+pub fn string_end(src: &[u8], start: usize) -> Option<usize> {
+    let mut p = start + 1;
+    while p < src.len() {
+        match src[p] {
+            b'"' => return Some(p + 1),
+            b'\\' => p += 2,
+            b'\n' | b'\r' => return None,
+            _ => p += 1,
+        }
+    }
+    None
+}
+
+/// Lexes one token at `pos` (trivia already skipped).
+pub fn lex(src: &[u8], pos: usize) -> Token {
+    let tok = |kind, end| Token {
+        kind,
+        start: pos,
+        end,
+    };
+    let Some(&c) = src.get(pos) else {
+        return tok(Tok::Eof, pos);
+    };
+    let at = |i: usize| src.get(i).copied().unwrap_or(0);
+    match c {
+        b'(' => tok(Tok::LParen, pos + 1),
+        b')' => tok(Tok::RParen, pos + 1),
+        b'[' => tok(Tok::LSquare, pos + 1),
+        b']' => tok(Tok::RSquare, pos + 1),
+        b'{' => {
+            if at(pos + 1) == b'-' && at(pos + 2) == b'#' {
+                tok(Tok::FileMetadataBegin, pos + 3)
+            } else {
+                tok(Tok::LBrace, pos + 1)
+            }
+        }
+        b'}' => tok(Tok::RBrace, pos + 1),
+        b'<' => tok(Tok::Less, pos + 1),
+        b'>' => tok(Tok::Greater, pos + 1),
+        b',' => tok(Tok::Comma, pos + 1),
+        b'=' => tok(Tok::Equal, pos + 1),
+        b'+' => tok(Tok::Plus, pos + 1),
+        b'*' => tok(Tok::Star, pos + 1),
+        b'?' => tok(Tok::Question, pos + 1),
+        b':' => {
+            if at(pos + 1) == b':' {
+                tok(Tok::ColonColon, pos + 2)
+            } else {
+                tok(Tok::Colon, pos + 1)
+            }
+        }
+        b'-' => {
+            if at(pos + 1) == b'>' {
+                tok(Tok::Arrow, pos + 2)
+            } else {
+                tok(Tok::Minus, pos + 1)
+            }
+        }
+        b'"' => match string_end(src, pos) {
+            Some(end) => tok(Tok::String, end),
+            None => tok(Tok::Error, pos + 1),
+        },
+        b'@' => {
+            if at(pos + 1) == b'"' {
+                match string_end(src, pos + 1) {
+                    Some(end) => tok(Tok::AtId, end),
+                    None => tok(Tok::Error, pos + 1),
+                }
+            } else if is_ident_start(at(pos + 1)) {
+                let mut p = pos + 2;
+                while is_ident_char(at(p)) {
+                    p += 1;
+                }
+                tok(Tok::AtId, p)
+            } else {
+                tok(Tok::Error, pos + 1)
+            }
+        }
+        b'#' if at(pos + 1) == b'-' && at(pos + 2) == b'}' => tok(Tok::FileMetadataEnd, pos + 3),
+        b'%' | b'^' | b'#' | b'!' => {
+            let kind = match c {
+                b'%' => Tok::PercentId,
+                b'^' => Tok::CaretId,
+                b'#' => Tok::HashId,
+                _ => Tok::BangId,
+            };
+            let mut p = pos + 1;
+            if at(p).is_ascii_digit() {
+                while at(p).is_ascii_digit() {
+                    p += 1;
+                }
+            } else if at(p).is_ascii_alphabetic() || matches!(at(p), b'_' | b'$' | b'.' | b'-') {
+                p += 1;
+                while is_suffix_char(at(p)) {
+                    p += 1;
+                }
+            } else {
+                return tok(Tok::Error, pos + 1);
+            }
+            tok(kind, p)
+        }
+        b'0'..=b'9' => {
+            let mut p = pos;
+            if c == b'0' && at(p + 1) == b'x' && at(p + 2).is_ascii_hexdigit() {
+                p += 2;
+                while at(p).is_ascii_hexdigit() {
+                    p += 1;
+                }
+                return tok(Tok::Integer, p);
+            }
+            while at(p).is_ascii_digit() {
+                p += 1;
+            }
+            if at(p) != b'.' {
+                return tok(Tok::Integer, p);
+            }
+            p += 1;
+            while at(p).is_ascii_digit() {
+                p += 1;
+            }
+            if matches!(at(p), b'e' | b'E')
+                && (at(p + 1).is_ascii_digit()
+                    || (matches!(at(p + 1), b'-' | b'+') && at(p + 2).is_ascii_digit()))
+            {
+                p += 2;
+                while at(p).is_ascii_digit() {
+                    p += 1;
+                }
+            }
+            tok(Tok::Float, p)
+        }
+        _ if is_ident_start(c) => {
+            let mut p = pos + 1;
+            while is_ident_char(at(p)) {
+                p += 1;
+            }
+            tok(Tok::BareIdent, p)
+        }
+        _ => tok(Tok::Error, pos + 1),
+    }
+}
+
+/// Decodes the escapes of a string literal's body (between the quotes):
+/// `\\`, `\"`, `\n`, `\t` and two-hex-digit `\XX`. Returns the byte offset
+/// (within `body`) of a bad escape on error.
+pub fn unescape(body: &[u8]) -> Result<Vec<u8>, usize> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut i = 0;
+    while i < body.len() {
+        let c = body[i];
+        if c != b'\\' {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        match body.get(i + 1) {
+            Some(b'\\') => out.push(b'\\'),
+            Some(b'"') => out.push(b'"'),
+            Some(b'n') => out.push(b'\n'),
+            Some(b't') => out.push(b'\t'),
+            Some(&h) if h.is_ascii_hexdigit() => match body.get(i + 2) {
+                Some(&l) if l.is_ascii_hexdigit() => {
+                    out.push((hex_val(h) << 4) | hex_val(l));
+                    i += 1;
+                }
+                _ => return Err(i),
+            },
+            _ => return Err(i),
+        }
+        i += 2;
+    }
+    Ok(out)
+}
+
+pub fn hex_val(c: u8) -> u8 {
+    match c {
+        b'0'..=b'9' => c - b'0',
+        b'a'..=b'f' => c - b'a' + 10,
+        _ => c - b'A' + 10,
+    }
+}

@@ -1,0 +1,977 @@
+//! Parser for MLIR's generic textual form (SPEC.md §3): operations in the
+//! generic syntax, builtin attributes, types and locations, aliases and the
+//! `{-# ... #-}` file metadata. Custom (pretty) op syntax is rejected.
+
+use super::lexer::{self, Tok, Token};
+use crate::affine_parser;
+use crate::error::{Error, ErrorKind, Position, Result};
+use num_bigint::{BigInt, Sign};
+use num_traits::{One, Zero};
+use rmlir_format::float::{self, FloatKind};
+use rmlir_format::*;
+use std::collections::HashMap;
+
+mod attr_parser;
+mod dense_parser;
+mod type_parser;
+
+/// Limits that keep hostile input from exhausting the stack.
+#[derive(Clone, Copy, Debug)]
+pub struct TextLimits {
+    /// Maximum nesting of regions, attributes and types together.
+    pub max_depth: usize,
+}
+
+impl Default for TextLimits {
+    fn default() -> Self {
+        TextLimits { max_depth: 512 }
+    }
+}
+
+/// Parses a whole file of generic MLIR text. `file_name` is used in
+/// diagnostics and in the locations the parser makes up (MLIR names the
+/// implicit top-level module `loc("<file>":0:0)`).
+pub fn parse_module(src: &[u8], file_name: &str) -> Result<Module> {
+    parse_module_with_limits(src, file_name, TextLimits::default())
+}
+
+pub fn parse_module_with_limits(src: &[u8], file_name: &str, limits: TextLimits) -> Result<Module> {
+    let mut p = Parser::new(src, file_name, limits);
+    p.parse_top_level()?;
+    Ok(p.m)
+}
+
+#[derive(Clone, Copy)]
+enum LocTarget {
+    Op(OpId),
+    Arg(ValueId),
+}
+
+struct NameEntry {
+    /// Values by result number; `None` until defined or referenced.
+    values: Vec<Option<ValueId>>,
+    defined: bool,
+    /// Offset of the first forward reference, for the error message.
+    first_use: usize,
+}
+
+struct BlockScope {
+    blocks: HashMap<Vec<u8>, (BlockId, bool, usize)>,
+}
+
+/// A parsed dense/sparse literal element with its sign.
+#[derive(Clone)]
+enum LitElem {
+    Int { neg: bool, tok: Token },
+    Float { neg: bool, tok: Token },
+    Bool(bool),
+    Str(Vec<u8>),
+    Complex(Box<LitElem>, Box<LitElem>),
+}
+
+struct TensorLiteral {
+    shape: Vec<i64>,
+    elems: Vec<(LitElem, usize)>,
+    hex: Option<(Vec<u8>, usize)>,
+}
+
+struct Parser<'a> {
+    src: &'a [u8],
+    file: &'a str,
+    tok: Token,
+    m: Module,
+    limits: TextLimits,
+    depth: usize,
+    attr_aliases: HashMap<Vec<u8>, AttrId>,
+    type_aliases: HashMap<Vec<u8>, TypeId>,
+    deferred_locs: Vec<(LocTarget, Vec<u8>, usize)>,
+    names: HashMap<Vec<u8>, NameEntry>,
+    scope_defs: Vec<Vec<Vec<u8>>>,
+    replacements: HashMap<ValueId, ValueId>,
+    block_scopes: Vec<BlockScope>,
+    distinct: HashMap<u64, (u32, AttrId)>,
+    unit_attr: AttrId,
+    empty_dict: AttrId,
+}
+
+impl<'a> Parser<'a> {
+    fn new(src: &'a [u8], file: &'a str, limits: TextLimits) -> Self {
+        let mut m = Module::new();
+        let unit_attr = m.ctx.intern_attr(AttrData::Unit);
+        let empty_dict = m.ctx.intern_attr(AttrData::Dictionary(Vec::new()));
+        let start = lexer::skip_trivia(src, 0);
+        Parser {
+            src,
+            file,
+            tok: lexer::lex(src, start),
+            m,
+            limits,
+            depth: 0,
+            attr_aliases: HashMap::new(),
+            type_aliases: HashMap::new(),
+            deferred_locs: Vec::new(),
+            names: HashMap::new(),
+            scope_defs: vec![Vec::new()],
+            replacements: HashMap::new(),
+            block_scopes: Vec::new(),
+            distinct: HashMap::new(),
+            unit_attr,
+            empty_dict,
+        }
+    }
+
+    // ----- diagnostics -----
+
+    fn position(&self, offset: usize) -> Position {
+        let offset = offset.min(self.src.len());
+        let before = &self.src[..offset];
+        let line_start = before
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |i| i + 1);
+        let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
+        let line_end = self.src[offset..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(self.src.len(), |i| offset + i);
+        let line_text = String::from_utf8_lossy(&self.src[line_start..line_end]).into_owned();
+        let col = String::from_utf8_lossy(&self.src[line_start..offset])
+            .chars()
+            .count()
+            + 1;
+        Position::Text {
+            file: self.file.to_string(),
+            line,
+            col,
+            line_text,
+        }
+    }
+
+    #[cold]
+    fn err_at<T>(&self, offset: usize, msg: impl Into<String>) -> Result<T> {
+        Err(Error::new(ErrorKind::Syntax, msg, self.position(offset)))
+    }
+
+    #[cold]
+    fn sem_err_at<T>(&self, offset: usize, msg: impl Into<String>) -> Result<T> {
+        Err(Error::new(ErrorKind::Semantic, msg, self.position(offset)))
+    }
+
+    #[cold]
+    fn err<T>(&self, msg: impl Into<String>) -> Result<T> {
+        let msg = msg.into();
+        if self.tok.kind == Tok::Eof {
+            return self.err_at(
+                self.tok.start,
+                format!("{msg}, but reached the end of the input"),
+            );
+        }
+        if self.tok.kind == Tok::Error {
+            return self.err_at(self.tok.start, format!("unexpected character; {msg}"));
+        }
+        self.err_at(self.tok.start, msg)
+    }
+
+    // ----- token handling -----
+
+    fn spelling(&self) -> &'a [u8] {
+        &self.src[self.tok.start..self.tok.end]
+    }
+
+    fn bump(&mut self) {
+        let next = lexer::skip_trivia(self.src, self.tok.end);
+        self.tok = lexer::lex(self.src, next);
+    }
+
+    /// Re-lexes from an arbitrary offset (used after char-level scanning).
+    fn reset_to(&mut self, offset: usize) {
+        let next = lexer::skip_trivia(self.src, offset);
+        self.tok = lexer::lex(self.src, next);
+    }
+
+    fn is(&self, k: Tok) -> bool {
+        self.tok.kind == k
+    }
+
+    fn is_kw(&self, kw: &str) -> bool {
+        self.tok.kind == Tok::BareIdent && self.spelling() == kw.as_bytes()
+    }
+
+    fn eat(&mut self, k: Tok) -> bool {
+        if self.tok.kind == k {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, k: Tok, what: &str) -> Result<Token> {
+        if self.tok.kind == k {
+            let t = self.tok;
+            self.bump();
+            Ok(t)
+        } else {
+            self.err(format!("expected {what}"))
+        }
+    }
+
+    fn expect_kw(&mut self, kw: &str) -> Result<()> {
+        if self.is_kw(kw) {
+            self.bump();
+            Ok(())
+        } else {
+            self.err(format!("expected '{kw}'"))
+        }
+    }
+
+    /// A comma-separated list between `open` and `close`.
+    fn comma_list(
+        &mut self,
+        open: Tok,
+        close: Tok,
+        what: &str,
+        mut f: impl FnMut(&mut Self) -> Result<()>,
+    ) -> Result<()> {
+        self.expect(open, what)?;
+        if self.eat(close) {
+            return Ok(());
+        }
+        loop {
+            f(self)?;
+            if self.eat(Tok::Comma) {
+                continue;
+            }
+            let closer = match close {
+                Tok::RParen => "')'",
+                Tok::RSquare => "']'",
+                Tok::RBrace => "'}'",
+                Tok::Greater => "'>'",
+                _ => "closing delimiter",
+            };
+            self.expect(close, &format!("',' or {closer}"))?;
+            return Ok(());
+        }
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > self.limits.max_depth {
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!("nesting deeper than the limit of {}", self.limits.max_depth),
+                self.position(self.tok.start),
+            ));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    fn string_value(&self, tok: Token) -> Result<Vec<u8>> {
+        let body = &self.src[tok.start + 1..tok.end - 1];
+        lexer::unescape(body).map_err(|i| {
+            Error::new(
+                ErrorKind::Syntax,
+                "invalid escape sequence in string literal",
+                self.position(tok.start + 1 + i),
+            )
+        })
+    }
+
+    fn parse_string(&mut self, what: &str) -> Result<Vec<u8>> {
+        let t = self.expect(Tok::String, what)?;
+        self.string_value(t)
+    }
+
+    fn loc_at(&mut self, offset: usize) -> AttrId {
+        let Position::Text { line, col, .. } = self.position(offset) else {
+            unreachable!()
+        };
+        self.m.ctx.intern_attr(AttrData::FileLineCol {
+            file: self.file.as_bytes().into(),
+            line: line as u32,
+            col: col as u32,
+        })
+    }
+
+    // ----- top level -----
+
+    fn parse_top_level(&mut self) -> Result<()> {
+        let top_region = self.m.new_region();
+        let top_block = self.m.new_block();
+        self.m.push_block(top_region, top_block);
+        self.block_scopes.push(BlockScope {
+            blocks: HashMap::new(),
+        });
+        loop {
+            match self.tok.kind {
+                Tok::Eof => break,
+                Tok::HashId if self.peek_is_alias_def() => self.parse_attr_alias_def()?,
+                Tok::BangId if self.peek_is_alias_def() => self.parse_type_alias_def()?,
+                Tok::FileMetadataBegin => self.parse_file_metadata()?,
+                _ => {
+                    let op = self.parse_operation()?;
+                    self.m.push_op(top_block, op);
+                }
+            }
+        }
+        self.resolve_deferred_locs()?;
+        self.finish_values()?;
+        let ops = self.m.block(top_block).ops.clone();
+        if ops.len() == 1 && self.m.op_name(ops[0]) == b"builtin.module" {
+            self.m.ops[ops[0].index()].parent = None;
+            self.m.top = Some(ops[0]);
+        } else {
+            let name = self.m.op_names.intern(b"builtin.module");
+            let loc = self.m.ctx.intern_attr(AttrData::FileLineCol {
+                file: self.file.as_bytes().into(),
+                line: 0,
+                col: 0,
+            });
+            let op = self.m.new_op(
+                name,
+                vec![],
+                &[],
+                vec![],
+                None,
+                self.empty_dict,
+                vec![top_region],
+                loc,
+            );
+            self.m.top = Some(op);
+        }
+        Ok(())
+    }
+
+    /// `#name =` / `!name =` at the top level starts an alias definition.
+    fn peek_is_alias_def(&self) -> bool {
+        let p = lexer::skip_trivia(self.src, self.tok.end);
+        self.src.get(p) == Some(&b'=')
+    }
+
+    fn alias_name_checked(&self) -> Result<Vec<u8>> {
+        let name = self.spelling()[1..].to_vec();
+        if name.contains(&b'.') {
+            return self
+                .err("expected an alias name without a '.' (a dotted name is a dialect symbol)");
+        }
+        Ok(name)
+    }
+
+    fn parse_attr_alias_def(&mut self) -> Result<()> {
+        let at = self.tok.start;
+        let name = self.alias_name_checked()?;
+        self.bump();
+        self.expect(Tok::Equal, "'='")?;
+        if self.attr_aliases.contains_key(&name) {
+            return self.sem_err_at(
+                at,
+                format!("redefinition of attribute alias id '{}'", lossy(&name)),
+            );
+        }
+        let attr = self.parse_attr(None)?;
+        self.attr_aliases.insert(name, attr);
+        Ok(())
+    }
+
+    fn parse_type_alias_def(&mut self) -> Result<()> {
+        let at = self.tok.start;
+        let name = self.alias_name_checked()?;
+        self.bump();
+        self.expect(Tok::Equal, "'='")?;
+        if self.type_aliases.contains_key(&name) {
+            return self.sem_err_at(
+                at,
+                format!("redefinition of type alias id '{}'", lossy(&name)),
+            );
+        }
+        let ty = self.parse_type()?;
+        self.type_aliases.insert(name, ty);
+        Ok(())
+    }
+
+    fn resolve_deferred_locs(&mut self) -> Result<()> {
+        for (target, name, at) in std::mem::take(&mut self.deferred_locs) {
+            let Some(&attr) = self.attr_aliases.get(&name) else {
+                return self
+                    .sem_err_at(at, format!("undefined location alias '#{}'", lossy(&name)));
+            };
+            if !self.m.ctx.attr(attr).is_location() {
+                return self.sem_err_at(
+                    at,
+                    format!(
+                        "expected location, but '#{}' is not a location",
+                        lossy(&name)
+                    ),
+                );
+            }
+            match target {
+                LocTarget::Op(op) => self.m.ops[op.index()].loc = attr,
+                LocTarget::Arg(v) => self.m.values[v.index()].loc = Some(attr),
+            }
+        }
+        Ok(())
+    }
+
+    fn finish_values(&mut self) -> Result<()> {
+        if let Some((name, e)) = self
+            .names
+            .iter()
+            .filter(|(_, e)| !e.defined)
+            .min_by_key(|(_, e)| e.first_use)
+        {
+            return self.sem_err_at(
+                e.first_use,
+                format!("use of undeclared SSA value name '%{}'", lossy(name)),
+            );
+        }
+        if !self.replacements.is_empty() {
+            let reps = std::mem::take(&mut self.replacements);
+            for op in &mut self.m.ops {
+                for v in &mut op.operands {
+                    if let Some(&r) = reps.get(v) {
+                        *v = r;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ----- file metadata -----
+
+    fn parse_file_metadata(&mut self) -> Result<()> {
+        self.bump();
+        if self.eat(Tok::FileMetadataEnd) {
+            return Ok(());
+        }
+        loop {
+            let key_at = self.tok.start;
+            let key = self.expect(Tok::BareIdent, "a file metadata key")?;
+            let key = &self.src[key.start..key.end];
+            self.expect(Tok::Colon, "':'")?;
+            let external = match key {
+                b"dialect_resources" => false,
+                b"external_resources" => true,
+                _ => {
+                    return self.err_at(
+                        key_at,
+                        format!("unknown file metadata key '{}'", lossy(key)),
+                    )
+                }
+            };
+            let mut groups = Vec::new();
+            self.comma_list(Tok::LBrace, Tok::RBrace, "'{'", |p| {
+                let name = p.parse_keyword_or_string("a resource group name")?;
+                p.expect(Tok::Colon, "':'")?;
+                let mut entries = Vec::new();
+                p.comma_list(Tok::LBrace, Tok::RBrace, "'{'", |p| {
+                    let key = p.parse_keyword_or_string("a resource key")?;
+                    p.expect(Tok::Colon, "':'")?;
+                    let value = p.parse_resource_value()?;
+                    entries.push((key.into_boxed_slice(), value));
+                    Ok(())
+                })?;
+                groups.push(ResourceGroup {
+                    name: name.into_boxed_slice(),
+                    entries,
+                });
+                Ok(())
+            })?;
+            if external {
+                self.m.resources.external.extend(groups);
+            } else {
+                self.m.resources.dialect.extend(groups);
+            }
+            if self.eat(Tok::Comma) {
+                continue;
+            }
+            self.expect(Tok::FileMetadataEnd, "'#-}'")?;
+            return Ok(());
+        }
+    }
+
+    fn parse_keyword_or_string(&mut self, what: &str) -> Result<Vec<u8>> {
+        match self.tok.kind {
+            Tok::BareIdent => {
+                let s = self.spelling().to_vec();
+                self.bump();
+                Ok(s)
+            }
+            Tok::String => self.parse_string(what),
+            _ => self.err(format!("expected {what}")),
+        }
+    }
+
+    fn parse_resource_value(&mut self) -> Result<ResourceValue> {
+        if self.is_kw("true") || self.is_kw("false") {
+            let v = self.is_kw("true");
+            self.bump();
+            return Ok(ResourceValue::Bool(v));
+        }
+        let at = self.tok.start;
+        let s = self.parse_string("a resource value (string, hex blob or bool)")?;
+        if s.starts_with(b"0x") {
+            let Some(bytes) = decode_hex(&s[2..]) else {
+                return self.err_at(at, "malformed hex string in resource blob");
+            };
+            if bytes.len() < 4 {
+                return self.err_at(at, "resource blob is missing its 4-byte alignment prefix");
+            }
+            let alignment = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+            if !alignment.is_power_of_two() {
+                return self.err_at(
+                    at,
+                    format!("resource blob alignment {alignment} is not a power of two"),
+                );
+            }
+            return Ok(ResourceValue::Blob {
+                alignment,
+                data: bytes[4..].to_vec(),
+            });
+        }
+        Ok(ResourceValue::String(s.into_boxed_slice()))
+    }
+
+    // ----- operations -----
+
+    fn parse_operation(&mut self) -> Result<OpId> {
+        let op_start = self.tok.start;
+        // Result list.
+        let mut results: Vec<(Vec<u8>, u32, usize)> = Vec::new();
+        if self.is(Tok::PercentId) {
+            loop {
+                let t = self.expect(Tok::PercentId, "an SSA result name")?;
+                let name = self.src[t.start + 1..t.end].to_vec();
+                let mut count = 1u32;
+                if self.eat(Tok::Colon) {
+                    let c = self.expect(Tok::Integer, "a result count")?;
+                    count = match parse_decimal_u64(&self.src[c.start..c.end]) {
+                        Some(n) if n >= 1 && n <= u32::MAX as u64 => n as u32,
+                        _ => return self.err_at(c.start, "expected a positive result count"),
+                    };
+                }
+                results.push((name, count, t.start));
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::Equal, "'=' after the result list")?;
+        }
+        let name_at = self.tok.start;
+        if self.is(Tok::BareIdent) {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "custom operation syntax ('{}') is not supported; only the generic form is: print the input with `mlir-opt --mlir-print-op-generic` first",
+                    lossy(self.spelling())
+                ),
+                self.position(name_at),
+            ));
+        }
+        let name = self.parse_string("an operation name string")?;
+        let name_id = self.m.op_names.intern(&name);
+        self.enter()?;
+
+        // Operands.
+        let mut operands: Vec<(Vec<u8>, u32, usize)> = Vec::new();
+        self.comma_list(
+            Tok::LParen,
+            Tok::RParen,
+            "'(' to start the operand list",
+            |p| {
+                operands.push(p.parse_value_use()?);
+                Ok(())
+            },
+        )?;
+
+        // Successors.
+        let mut successors = Vec::new();
+        if self.is(Tok::LSquare) {
+            self.comma_list(Tok::LSquare, Tok::RSquare, "'['", |p| {
+                let b = p.parse_block_ref()?;
+                successors.push(b);
+                Ok(())
+            })?;
+        }
+
+        // Properties.
+        let mut properties = None;
+        if self.is(Tok::Less) {
+            self.bump();
+            properties = Some(self.parse_attr(None)?);
+            self.expect(Tok::Greater, "'>' to close the properties")?;
+        }
+
+        // Regions.
+        let mut regions = Vec::new();
+        if self.is(Tok::LParen) {
+            self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
+                let r = p.parse_region()?;
+                regions.push(r);
+                Ok(())
+            })?;
+        }
+
+        // Attribute dictionary.
+        let attributes = if self.is(Tok::LBrace) {
+            self.parse_dictionary()?
+        } else {
+            self.empty_dict
+        };
+
+        // Type signature.
+        self.expect(Tok::Colon, "':' followed by the operation's type")?;
+        let ty_at = self.tok.start;
+        let fty = self.parse_type()?;
+        let TypeData::Function {
+            inputs,
+            results: result_types,
+        } = self.m.ctx.ty(fty).clone()
+        else {
+            return self.err_at(
+                ty_at,
+                "expected a function type for the operation's signature",
+            );
+        };
+        if inputs.len() != operands.len() {
+            return self.sem_err_at(
+                ty_at,
+                format!(
+                    "expected {} operand type{} but had {}",
+                    operands.len(),
+                    if operands.len() == 1 { "" } else { "s" },
+                    inputs.len()
+                ),
+            );
+        }
+        let total: u64 = results.iter().map(|r| r.1 as u64).sum();
+        if !results.is_empty() && total != result_types.len() as u64 {
+            return self.sem_err_at(
+                op_start,
+                format!(
+                    "operation defines {} results but was provided {} to bind",
+                    result_types.len(),
+                    total
+                ),
+            );
+        }
+        let mut operand_ids = Vec::with_capacity(operands.len());
+        for ((name, idx, at), &ty) in operands.iter().zip(inputs.iter()) {
+            operand_ids.push(self.resolve_value_use(name, *idx, *at, ty)?);
+        }
+
+        let loc_placeholder = self.m.ctx.intern_attr(AttrData::UnknownLoc);
+        let op = self.m.new_op(
+            name_id,
+            operand_ids,
+            &result_types,
+            successors,
+            properties,
+            attributes,
+            regions,
+            loc_placeholder,
+        );
+        // Bind results.
+        let mut next = 0u32;
+        let first = self.m.op(op).first_result;
+        for (name, count, at) in results {
+            let vals: Vec<ValueId> = (0..count).map(|i| ValueId(first + next + i)).collect();
+            next += count;
+            self.define_values(name, vals, at)?;
+        }
+        // Trailing location.
+        if self.is_kw("loc") {
+            self.parse_trailing_loc(LocTarget::Op(op))?;
+        } else {
+            let l = self.loc_at(name_at);
+            self.m.ops[op.index()].loc = l;
+        }
+        self.leave();
+        Ok(op)
+    }
+
+    fn parse_trailing_loc(&mut self, target: LocTarget) -> Result<()> {
+        self.expect_kw("loc")?;
+        self.expect(Tok::LParen, "'(' in inline location")?;
+        let loc = if self.is(Tok::HashId) && !self.spelling().contains(&b'.') {
+            let at = self.tok.start;
+            let name = self.spelling()[1..].to_vec();
+            self.bump();
+            match self.attr_aliases.get(&name) {
+                Some(&a) => {
+                    if !self.m.ctx.attr(a).is_location() {
+                        return self.sem_err_at(
+                            at,
+                            format!(
+                                "expected location, but '#{}' is not a location",
+                                lossy(&name)
+                            ),
+                        );
+                    }
+                    Some(a)
+                }
+                None => {
+                    self.deferred_locs.push((target, name, at));
+                    None
+                }
+            }
+        } else {
+            Some(self.parse_location_instance()?)
+        };
+        self.expect(Tok::RParen, "')' in inline location")?;
+        if let Some(loc) = loc {
+            match target {
+                LocTarget::Op(op) => self.m.ops[op.index()].loc = loc,
+                LocTarget::Arg(v) => self.m.values[v.index()].loc = Some(loc),
+            }
+        }
+        Ok(())
+    }
+
+    fn parse_value_use(&mut self) -> Result<(Vec<u8>, u32, usize)> {
+        let t = self.expect(Tok::PercentId, "an SSA value (%name)")?;
+        let name = self.src[t.start + 1..t.end].to_vec();
+        let mut idx = 0u32;
+        // `%x#3`: the lexer stops a %-identifier at '#'.
+        if self.src.get(t.end) == Some(&b'#') {
+            let mut p = t.end + 1;
+            let s = p;
+            while p < self.src.len() && self.src[p].is_ascii_digit() {
+                p += 1;
+            }
+            idx = match parse_decimal_u64(&self.src[s..p]) {
+                Some(n) if n <= u32::MAX as u64 => n as u32,
+                _ => return self.err_at(t.end, "expected a result number after '#'"),
+            };
+            self.reset_to(p);
+        }
+        Ok((name, idx, t.start))
+    }
+
+    fn resolve_value_use(
+        &mut self,
+        name: &[u8],
+        idx: u32,
+        at: usize,
+        ty: TypeId,
+    ) -> Result<ValueId> {
+        if let Some(e) = self.names.get(name) {
+            if let Some(Some(v)) = e.values.get(idx as usize) {
+                let v = *v;
+                let vty = self.m.value(v).ty;
+                if vty != ty {
+                    return self.sem_err_at(
+                        at,
+                        format!(
+                            "use of value '%{}' expects different type than prior uses",
+                            lossy(name)
+                        ),
+                    );
+                }
+                return Ok(v);
+            }
+            if e.defined {
+                return self.sem_err_at(
+                    at,
+                    format!(
+                        "reference to invalid result number {idx} of '%{}', which has {} results",
+                        lossy(name),
+                        e.values.len()
+                    ),
+                );
+            }
+        }
+        // Forward reference: a placeholder resolved when the name is defined.
+        let v = self.m.new_value(ty, ValueDef::Placeholder, None);
+        let e = self.names.entry(name.to_vec()).or_insert(NameEntry {
+            values: Vec::new(),
+            defined: false,
+            first_use: at,
+        });
+        if e.values.len() <= idx as usize {
+            e.values.resize(idx as usize + 1, None);
+        }
+        e.values[idx as usize] = Some(v);
+        Ok(v)
+    }
+
+    fn define_values(&mut self, name: Vec<u8>, vals: Vec<ValueId>, at: usize) -> Result<()> {
+        if let Some(e) = self.names.get(&name) {
+            if e.defined {
+                return self
+                    .sem_err_at(at, format!("redefinition of SSA value '%{}'", lossy(&name)));
+            }
+            for (i, slot) in e.values.iter().enumerate() {
+                let Some(ph) = slot else { continue };
+                let Some(&real) = vals.get(i) else {
+                    return self.sem_err_at(
+                        e.first_use,
+                        format!(
+                            "reference to invalid result number {i} of '%{}'",
+                            lossy(&name)
+                        ),
+                    );
+                };
+                if self.m.value(*ph).ty != self.m.value(real).ty {
+                    return self.sem_err_at(
+                        at,
+                        format!(
+                            "definition of SSA value '%{}' has a different type than prior uses",
+                            lossy(&name)
+                        ),
+                    );
+                }
+                self.replacements.insert(*ph, real);
+            }
+        }
+        self.names.insert(
+            name.clone(),
+            NameEntry {
+                values: vals.into_iter().map(Some).collect(),
+                defined: true,
+                first_use: at,
+            },
+        );
+        if let Some(s) = self.scope_defs.last_mut() {
+            s.push(name);
+        }
+        Ok(())
+    }
+
+    // ----- regions and blocks -----
+
+    fn parse_block_ref(&mut self) -> Result<BlockId> {
+        let t = self.expect(Tok::CaretId, "a block name (^name)")?;
+        let name = self.src[t.start + 1..t.end].to_vec();
+        let Some(scope) = self.block_scopes.last_mut() else {
+            return self.err_at(t.start, "block reference outside of a region");
+        };
+        if let Some(&(b, _, _)) = scope.blocks.get(&name) {
+            return Ok(b);
+        }
+        let b = self.m.new_block();
+        let scope = self.block_scopes.last_mut().expect("checked above");
+        scope.blocks.insert(name, (b, false, t.start));
+        Ok(b)
+    }
+
+    fn parse_region(&mut self) -> Result<RegionId> {
+        self.enter()?;
+        let region = self.m.new_region();
+        self.expect(Tok::LBrace, "'{' to begin a region")?;
+        self.block_scopes.push(BlockScope {
+            blocks: HashMap::new(),
+        });
+        self.scope_defs.push(Vec::new());
+        if !self.is(Tok::RBrace) {
+            // Entry block, possibly without a label.
+            let entry = if self.is(Tok::CaretId) {
+                self.parse_block_label()?
+            } else {
+                self.m.new_block()
+            };
+            self.m.push_block(region, entry);
+            self.parse_block_body(entry)?;
+            while self.is(Tok::CaretId) {
+                let b = self.parse_block_label()?;
+                self.m.push_block(region, b);
+                self.parse_block_body(b)?;
+            }
+        }
+        self.expect(Tok::RBrace, "'}' to end the region")?;
+        let scope = self.block_scopes.pop().expect("pushed above");
+        if let Some((name, (_, _, at))) = scope
+            .blocks
+            .iter()
+            .filter(|(_, (_, defined, _))| !defined)
+            .min_by_key(|(_, (_, _, at))| *at)
+        {
+            return self.sem_err_at(
+                *at,
+                format!("reference to an undefined block '^{}'", lossy(name)),
+            );
+        }
+        for name in self.scope_defs.pop().expect("pushed above") {
+            self.names.remove(&name);
+        }
+        self.leave();
+        Ok(region)
+    }
+
+    fn parse_block_label(&mut self) -> Result<BlockId> {
+        let t = self.tok;
+        let b = self.parse_block_ref()?;
+        let name = self.src[t.start + 1..t.end].to_vec();
+        let scope = self.block_scopes.last_mut().expect("inside a region");
+        let entry = scope.blocks.get_mut(&name).expect("just referenced");
+        if entry.1 {
+            return self.sem_err_at(
+                t.start,
+                format!("redefinition of block '^{}'", lossy(&name)),
+            );
+        }
+        entry.1 = true;
+        if self.is(Tok::LParen) {
+            self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
+                let at = p.tok.start;
+                let vt = p.expect(Tok::PercentId, "a block argument name")?;
+                let vname = p.src[vt.start + 1..vt.end].to_vec();
+                p.expect(Tok::Colon, "':' and the argument's type")?;
+                let ty = p.parse_type()?;
+                let default_loc = p.loc_at(at);
+                let v = p.m.add_block_arg(b, ty, default_loc);
+                p.define_values(vname, vec![v], at)?;
+                if p.is_kw("loc") {
+                    p.parse_trailing_loc(LocTarget::Arg(v))?;
+                }
+                Ok(())
+            })?;
+        }
+        self.expect(Tok::Colon, "':' after the block label")?;
+        Ok(b)
+    }
+
+    fn parse_block_body(&mut self, block: BlockId) -> Result<()> {
+        while !self.is(Tok::CaretId) && !self.is(Tok::RBrace) {
+            if self.is(Tok::Eof) {
+                return self.err("expected '}' to end the region");
+            }
+            let op = self.parse_operation()?;
+            self.m.push_op(block, op);
+        }
+        Ok(())
+    }
+}
+
+fn lossy(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn parse_decimal_u64(s: &[u8]) -> Option<u64> {
+    if s.is_empty() {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &c in s {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_add((c - b'0') as u64)?;
+    }
+    Some(v)
+}
+
+fn decode_hex(s: &[u8]) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) || !s.iter().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    Some(
+        s.chunks(2)
+            .map(|c| (lexer::hex_val(c[0]) << 4) | lexer::hex_val(c[1]))
+            .collect(),
+    )
+}

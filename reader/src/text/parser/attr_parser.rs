@@ -1,0 +1,818 @@
+//! Builtin attributes, locations and dialect attribute bodies.
+
+use super::*;
+
+pub(super) enum DialectSymbol {
+    Opaque(Bytes),
+    Body(DialectBody),
+}
+
+impl<'a> Parser<'a> {
+    pub(super) fn parse_attr(&mut self, ty: Option<TypeId>) -> Result<AttrId> {
+        self.enter()?;
+        let r = self.parse_attr_inner(ty);
+        self.leave();
+        r
+    }
+
+    fn parse_attr_inner(&mut self, expected: Option<TypeId>) -> Result<AttrId> {
+        let at = self.tok.start;
+        match self.tok.kind {
+            Tok::LSquare => {
+                let mut elems = Vec::new();
+                self.comma_list(Tok::LSquare, Tok::RSquare, "'['", |p| {
+                    elems.push(p.parse_attr(None)?);
+                    Ok(())
+                })?;
+                Ok(self.m.ctx.intern_attr(AttrData::Array(elems)))
+            }
+            Tok::LBrace => self.parse_dictionary(),
+            Tok::AtId => self.parse_symbol_ref(),
+            Tok::String => {
+                let value = self.parse_string("a string")?;
+                let ty = if self.eat(Tok::Colon) {
+                    let t = self.parse_type()?;
+                    if matches!(self.m.ctx.ty(t), TypeData::None) {
+                        None
+                    } else {
+                        Some(t)
+                    }
+                } else {
+                    expected
+                };
+                Ok(self.m.ctx.intern_attr(AttrData::String {
+                    value: value.into_boxed_slice(),
+                    ty,
+                }))
+            }
+            Tok::Integer | Tok::Float => self.parse_number_attr(false, expected),
+            Tok::Minus => {
+                self.bump();
+                if !self.is(Tok::Integer) && !self.is(Tok::Float) {
+                    return self.err("expected constant integer or floating point value");
+                }
+                self.parse_number_attr(true, expected)
+            }
+            Tok::HashId => self.parse_extended_attr(),
+            Tok::BareIdent => {
+                let word = self.spelling();
+                match word {
+                    b"true" | b"false" => {
+                        let v = word == b"true";
+                        self.bump();
+                        let i1 = self.m.ctx.intern_type(TypeData::signless(1));
+                        Ok(self.m.ctx.intern_attr(AttrData::Integer {
+                            ty: i1,
+                            value: if v { BigInt::one() } else { BigInt::zero() },
+                        }))
+                    }
+                    b"unit" => {
+                        self.bump();
+                        Ok(self.unit_attr)
+                    }
+                    b"loc" => {
+                        self.bump();
+                        self.expect(Tok::LParen, "'(' in inline location")?;
+                        let l = self.parse_location_instance()?;
+                        self.expect(Tok::RParen, "')' in inline location")?;
+                        Ok(l)
+                    }
+                    b"affine_map" => self.parse_affine_attr(false),
+                    b"affine_set" => self.parse_affine_attr(true),
+                    b"array" => self.parse_dense_array(),
+                    b"dense" => self.parse_dense_attr(expected),
+                    b"dense_resource" => self.parse_dense_resource(expected),
+                    b"sparse" => self.parse_sparse_attr(expected),
+                    b"strided" => self.parse_strided(),
+                    b"distinct" => self.parse_distinct(),
+                    _ => {
+                        let t = self.parse_type().map_err(|e| {
+                            if e.kind() == ErrorKind::Limit {
+                                e
+                            } else {
+                                Error::new(
+                                    ErrorKind::Syntax,
+                                    "expected attribute value",
+                                    self.position(at),
+                                )
+                            }
+                        })?;
+                        Ok(self.m.ctx.intern_attr(AttrData::Type(t)))
+                    }
+                }
+            }
+            Tok::LParen | Tok::BangId => {
+                let t = self.parse_type()?;
+                Ok(self.m.ctx.intern_attr(AttrData::Type(t)))
+            }
+            _ => self.err("expected attribute value"),
+        }
+    }
+
+    pub(super) fn parse_dictionary(&mut self) -> Result<AttrId> {
+        let mut entries: Vec<(Bytes, AttrId, usize)> = Vec::new();
+        self.comma_list(Tok::LBrace, Tok::RBrace, "'{'", |p| {
+            let at = p.tok.start;
+            let name = match p.tok.kind {
+                Tok::BareIdent => {
+                    let n = p.spelling().to_vec();
+                    p.bump();
+                    n
+                }
+                Tok::String => {
+                    let n = p.parse_string("an attribute name")?;
+                    if n.is_empty() {
+                        return p.err_at(at, "expected valid attribute name");
+                    }
+                    n
+                }
+                _ => return p.err("expected attribute name"),
+            };
+            let value = if p.eat(Tok::Equal) {
+                p.parse_attr(None)?
+            } else {
+                p.unit_attr
+            };
+            entries.push((name.into_boxed_slice(), value, at));
+            Ok(())
+        })?;
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        for w in entries.windows(2) {
+            if w[0].0 == w[1].0 {
+                let at = w[0].2.max(w[1].2);
+                return self.sem_err_at(
+                    at,
+                    format!("duplicate key '{}' in dictionary attribute", lossy(&w[0].0)),
+                );
+            }
+        }
+        let entries = entries.into_iter().map(|(n, v, _)| (n, v)).collect();
+        Ok(self.m.ctx.intern_attr(AttrData::Dictionary(entries)))
+    }
+
+    fn parse_symbol_name(&mut self) -> Result<Vec<u8>> {
+        let t = self.expect(Tok::AtId, "a symbol reference (@name)")?;
+        if self.src[t.start + 1] == b'"' {
+            let body = &self.src[t.start + 2..t.end - 1];
+            lexer::unescape(body).map_err(|i| {
+                Error::new(
+                    ErrorKind::Syntax,
+                    "invalid escape sequence in symbol name",
+                    self.position(t.start + 2 + i),
+                )
+            })
+        } else {
+            Ok(self.src[t.start + 1..t.end].to_vec())
+        }
+    }
+
+    fn parse_symbol_ref(&mut self) -> Result<AttrId> {
+        let root = self.parse_symbol_name()?;
+        let mut nested = Vec::new();
+        while self.is(Tok::ColonColon) {
+            self.bump();
+            nested.push(self.parse_symbol_name()?.into_boxed_slice());
+        }
+        Ok(self.m.ctx.intern_attr(AttrData::SymbolRef {
+            root: root.into_boxed_slice(),
+            nested,
+        }))
+    }
+
+    fn parse_number_attr(&mut self, neg: bool, expected: Option<TypeId>) -> Result<AttrId> {
+        let tok = self.tok;
+        self.bump();
+        let ty = match expected {
+            Some(t) => t,
+            None if self.eat(Tok::Colon) => self.parse_type()?,
+            None if tok.kind == Tok::Float => {
+                self.m.ctx.intern_type(TypeData::Float(FloatKind::F64))
+            }
+            None => self.m.ctx.intern_type(TypeData::signless(64)),
+        };
+        let tdata = self.m.ctx.ty(ty).clone();
+        match (tok.kind, &tdata) {
+            (_, TypeData::Float(kind)) => {
+                let kind = *kind;
+                let bits = self.float_from_token(kind, neg, tok, false)?;
+                Ok(self.m.ctx.intern_attr(AttrData::Float { ty, bits }))
+            }
+            (Tok::Float, _) => self.err_at(
+                tok.start,
+                "floating point value not valid for specified type",
+            ),
+            (_, TypeData::Integer { .. } | TypeData::Index) => {
+                let value = self.int_from_token(&tdata, neg, tok)?;
+                Ok(self.m.ctx.intern_attr(AttrData::Integer { ty, value }))
+            }
+            _ => self.err_at(tok.start, "integer literal not valid for specified type"),
+        }
+    }
+
+    /// A float from a float token or a hex bit pattern. With `via_f64`
+    /// (dense elements), decimal literals are read as f64 and then rounded,
+    /// as MLIR's tensor literal parser does.
+    pub(super) fn float_from_token(
+        &mut self,
+        kind: FloatKind,
+        neg: bool,
+        tok: Token,
+        via_f64: bool,
+    ) -> Result<u128> {
+        let text = &self.src[tok.start..tok.end];
+        if tok.kind == Tok::Integer {
+            if !text.starts_with(b"0x") {
+                return self.err_at(
+                    tok.start,
+                    "unexpected decimal integer literal for a floating point value (add a trailing dot to make the literal a float)",
+                );
+            }
+            if neg {
+                return self.err_at(
+                    tok.start,
+                    "hexadecimal float literal should not have a leading minus",
+                );
+            }
+            let digits = &text[2..];
+            let trimmed: &[u8] = {
+                let nz = digits
+                    .iter()
+                    .position(|&c| c != b'0')
+                    .unwrap_or(digits.len());
+                &digits[nz..]
+            };
+            let width = kind.bit_width();
+            if trimmed.len() > 32 {
+                return self.err_at(
+                    tok.start,
+                    "hexadecimal float constant out of range for type",
+                );
+            }
+            let mut v: u128 = 0;
+            for &c in trimmed {
+                v = (v << 4) | lexer::hex_val(c) as u128;
+            }
+            if width < 128 && v >> width != 0 {
+                return self.err_at(
+                    tok.start,
+                    "hexadecimal float constant out of range for type",
+                );
+            }
+            return Ok(v);
+        }
+        let s = std::str::from_utf8(text).expect("float tokens are ASCII");
+        if via_f64 {
+            let v: f64 = s.parse().map_err(|_| {
+                Error::new(
+                    ErrorKind::Syntax,
+                    "invalid floating point literal",
+                    self.position(tok.start),
+                )
+            })?;
+            if v.is_infinite() {
+                return self.err_at(tok.start, "floating point value too large for attribute");
+            }
+            return Ok(float::from_f64(kind, if neg { -v } else { v }));
+        }
+        let full = if neg { format!("-{s}") } else { s.to_string() };
+        float::parse_mlir_float(kind, &full)
+            .map_err(|e| Error::new(ErrorKind::Syntax, e.to_string(), self.position(tok.start)))
+    }
+
+    /// An integer token checked against and normalised to an integer type.
+    pub(super) fn int_from_token(&self, ty: &TypeData, neg: bool, tok: Token) -> Result<BigInt> {
+        let text = &self.src[tok.start..tok.end];
+        if tok.kind != Tok::Integer {
+            return self.err_at(tok.start, "expected integer value");
+        }
+        let mut v = if let Some(h) = text.strip_prefix(b"0x") {
+            BigInt::parse_bytes(h, 16)
+        } else {
+            BigInt::parse_bytes(text, 10)
+        }
+        .expect("lexer produced digits");
+        let (width, signedness) = match ty {
+            TypeData::Integer { width, signedness } => (*width, *signedness),
+            _ => (64, Signedness::Signless),
+        };
+        if neg {
+            if signedness == Signedness::Unsigned {
+                return self.err_at(
+                    tok.start,
+                    "negative integer literal not valid for unsigned integer type",
+                );
+            }
+            v = -v;
+        }
+        normalize_int(v, width, signedness)
+            .ok_or(())
+            .or_else(|_| self.err_at(tok.start, "integer constant out of range for attribute"))
+    }
+
+    fn parse_affine_attr(&mut self, set: bool) -> Result<AttrId> {
+        self.bump();
+        if !self.is(Tok::Less) {
+            return self.err(if set {
+                "expected '<' in affine set"
+            } else {
+                "expected '<' in affine map"
+            });
+        }
+        let body_start = self.tok.end;
+        let text = &self.src[body_start..];
+        let text = match std::str::from_utf8(text) {
+            Ok(t) => t,
+            Err(e) => std::str::from_utf8(&text[..e.valid_up_to()]).expect("valid prefix"),
+        };
+        let (attr, used) = if set {
+            let (s, used) = affine_parser::parse_integer_set(text).map_err(|e| {
+                Error::new(
+                    ErrorKind::Syntax,
+                    e.message.clone(),
+                    self.position(body_start + e.offset),
+                )
+            })?;
+            (AttrData::IntegerSet(s), used)
+        } else {
+            let (m, used) = affine_parser::parse_affine_map(text).map_err(|e| {
+                Error::new(
+                    ErrorKind::Syntax,
+                    e.message.clone(),
+                    self.position(body_start + e.offset),
+                )
+            })?;
+            (AttrData::AffineMap(m), used)
+        };
+        self.reset_to(body_start + used);
+        self.expect(Tok::Greater, "'>' to close the affine attribute")?;
+        Ok(self.m.ctx.intern_attr(attr))
+    }
+
+    fn parse_strided(&mut self) -> Result<AttrId> {
+        self.bump();
+        self.expect(Tok::Less, "'<' after 'strided'")?;
+        let mut strides = Vec::new();
+        self.comma_list(Tok::LSquare, Tok::RSquare, "'[' for the strides", |p| {
+            strides.push(p.parse_stride_value()?);
+            Ok(())
+        })?;
+        let mut offset = 0;
+        if self.eat(Tok::Comma) {
+            self.expect_kw("offset")?;
+            self.expect(Tok::Colon, "':' after 'offset'")?;
+            offset = self.parse_stride_value()?;
+        }
+        self.expect(Tok::Greater, "'>' to close the strided layout")?;
+        Ok(self
+            .m
+            .ctx
+            .intern_attr(AttrData::Strided { offset, strides }))
+    }
+
+    fn parse_stride_value(&mut self) -> Result<i64> {
+        if self.eat(Tok::Question) {
+            return Ok(DYNAMIC);
+        }
+        let neg = self.eat(Tok::Minus);
+        let t = self.expect(Tok::Integer, "an integer or '?'")?;
+        let v = parse_decimal_u64(&self.src[t.start..t.end]).filter(|&v| v <= i64::MAX as u64);
+        match v {
+            Some(v) => Ok(if neg { -(v as i64) } else { v as i64 }),
+            None => self.err_at(t.start, "expected a 64-bit integer"),
+        }
+    }
+
+    fn parse_distinct(&mut self) -> Result<AttrId> {
+        let at = self.tok.start;
+        self.bump();
+        self.expect(Tok::LSquare, "'[' after 'distinct'")?;
+        let t = self.expect(Tok::Integer, "a distinct id")?;
+        let Some(n) = parse_decimal_u64(&self.src[t.start..t.end]) else {
+            return self.err_at(t.start, "expected a distinct id");
+        };
+        self.expect(Tok::RSquare, "']'")?;
+        self.expect(Tok::Less, "'<'")?;
+        let referenced = if self.is(Tok::Greater) {
+            self.unit_attr
+        } else {
+            self.parse_attr(None)?
+        };
+        self.expect(Tok::Greater, "'>'")?;
+        if let Some(&(id, prev)) = self.distinct.get(&n) {
+            if prev != referenced {
+                return self.sem_err_at(
+                    at,
+                    format!(
+                        "referenced attribute does not match previous definition of distinct[{n}]"
+                    ),
+                );
+            }
+            return Ok(self
+                .m
+                .ctx
+                .intern_attr(AttrData::Distinct { id, referenced }));
+        }
+        let id = self.m.ctx.fresh_distinct_id();
+        self.distinct.insert(n, (id, referenced));
+        Ok(self
+            .m
+            .ctx
+            .intern_attr(AttrData::Distinct { id, referenced }))
+    }
+
+    // ----- locations -----
+
+    pub(super) fn parse_location_instance(&mut self) -> Result<AttrId> {
+        self.enter()?;
+        let r = self.parse_location_inner();
+        self.leave();
+        r
+    }
+
+    fn parse_location_inner(&mut self) -> Result<AttrId> {
+        let at = self.tok.start;
+        match self.tok.kind {
+            Tok::HashId => {
+                let a = self.parse_extended_attr()?;
+                if !self.m.ctx.attr(a).is_location() {
+                    return self.err_at(at, "expected location instance");
+                }
+                Ok(a)
+            }
+            Tok::String => {
+                let s = self.parse_string("a location")?;
+                if self.eat(Tok::Colon) {
+                    let line = self.parse_loc_number()?;
+                    if !self.eat(Tok::Colon) {
+                        return Ok(self.m.ctx.intern_attr(AttrData::FileLineColRange {
+                            file: s.into_boxed_slice(),
+                            start_line: line,
+                            start_col: None,
+                            end_line: None,
+                            end_col: None,
+                        }));
+                    }
+                    let col = self.parse_loc_number()?;
+                    if !self.is_kw("to") {
+                        return Ok(self.m.ctx.intern_attr(AttrData::FileLineCol {
+                            file: s.into_boxed_slice(),
+                            line,
+                            col,
+                        }));
+                    }
+                    self.bump();
+                    let (end_line, end_col) = if self.eat(Tok::Colon) {
+                        (line, self.parse_loc_number()?)
+                    } else {
+                        let l = self.parse_loc_number()?;
+                        self.expect(Tok::Colon, "':' in location range")?;
+                        (l, self.parse_loc_number()?)
+                    };
+                    return Ok(self.m.ctx.intern_attr(AttrData::FileLineColRange {
+                        file: s.into_boxed_slice(),
+                        start_line: line,
+                        start_col: Some(col),
+                        end_line: Some(end_line),
+                        end_col: Some(end_col),
+                    }));
+                }
+                let child = if self.eat(Tok::LParen) {
+                    let c = self.parse_location_instance()?;
+                    self.expect(Tok::RParen, "')' after child location of NameLoc")?;
+                    c
+                } else {
+                    self.m.ctx.intern_attr(AttrData::UnknownLoc)
+                };
+                Ok(self.m.ctx.intern_attr(AttrData::NameLoc {
+                    name: s.into_boxed_slice(),
+                    child,
+                }))
+            }
+            Tok::BareIdent => match self.spelling() {
+                b"unknown" => {
+                    self.bump();
+                    Ok(self.m.ctx.intern_attr(AttrData::UnknownLoc))
+                }
+                b"callsite" => {
+                    self.bump();
+                    self.expect(Tok::LParen, "'(' in callsite location")?;
+                    let callee = self.parse_location_instance()?;
+                    self.expect_kw("at").map_err(|_| {
+                        Error::new(
+                            ErrorKind::Syntax,
+                            "expected 'at' in callsite location",
+                            self.position(self.tok.start),
+                        )
+                    })?;
+                    let caller = self.parse_location_instance()?;
+                    self.expect(Tok::RParen, "')' in callsite location")?;
+                    Ok(self
+                        .m
+                        .ctx
+                        .intern_attr(AttrData::CallSiteLoc { callee, caller }))
+                }
+                b"fused" => {
+                    self.bump();
+                    let mut metadata = None;
+                    if self.eat(Tok::Less) {
+                        metadata = Some(self.parse_attr(None)?);
+                        self.expect(Tok::Greater, "'>' after fused location metadata")?;
+                    }
+                    let mut locations = Vec::new();
+                    self.comma_list(Tok::LSquare, Tok::RSquare, "'[' in fused location", |p| {
+                        locations.push(p.parse_location_instance()?);
+                        Ok(())
+                    })?;
+                    Ok(self.m.ctx.intern_attr(AttrData::FusedLoc {
+                        locations,
+                        metadata,
+                    }))
+                }
+                _ => self.err("expected location instance"),
+            },
+            _ => self.err("expected location instance"),
+        }
+    }
+
+    fn parse_loc_number(&mut self) -> Result<u32> {
+        let t = self.expect(Tok::Integer, "an integer in location")?;
+        match parse_decimal_u64(&self.src[t.start..t.end]) {
+            Some(v) if v <= u32::MAX as u64 => Ok(v as u32),
+            _ => self.err_at(t.start, "expected a 32-bit line or column number"),
+        }
+    }
+
+    // ----- dialect symbols -----
+
+    fn parse_extended_attr(&mut self) -> Result<AttrId> {
+        let at = self.tok.start;
+        let ident = &self.src[self.tok.start + 1..self.tok.end];
+        let has_body = self.src.get(self.tok.end) == Some(&b'<');
+        if !has_body && !ident.contains(&b'.') {
+            let Some(&a) = self.attr_aliases.get(ident) else {
+                return self
+                    .sem_err_at(at, format!("undefined symbol alias id '{}'", lossy(ident)));
+            };
+            self.bump();
+            return Ok(a);
+        }
+        let (dialect, sym_start, sym_end, next) = self.scan_dialect_symbol()?;
+        let sym = self.make_dialect_symbol(&dialect, sym_start, sym_end)?;
+        self.reset_to(next);
+        let ty = if self.eat(Tok::Colon) {
+            let t = self.parse_type()?;
+            if matches!(self.m.ctx.ty(t), TypeData::None) {
+                None
+            } else {
+                Some(t)
+            }
+        } else {
+            None
+        };
+        let data = match sym {
+            DialectSymbol::Opaque(data) => AttrData::Opaque {
+                dialect: dialect.into(),
+                data,
+                ty,
+            },
+            DialectSymbol::Body(body) => AttrData::Dialect { body, ty },
+        };
+        Ok(self.m.ctx.intern_attr(data))
+    }
+
+    /// Splits `#dialect.sym<body>` / `#dialect<body>` at the current token
+    /// into the dialect name and the symbol data range; returns the offset
+    /// just past the symbol.
+    pub(super) fn scan_dialect_symbol(&mut self) -> Result<(String, usize, usize, usize)> {
+        let t = self.tok;
+        let ident = &self.src[t.start + 1..t.end];
+        let dot = ident.iter().position(|&c| c == b'.');
+        let dialect_end = dot.map_or(t.end, |d| t.start + 1 + d);
+        let dialect = lossy(&self.src[t.start + 1..dialect_end]);
+        let mut end = t.end;
+        if self.src.get(end) == Some(&b'<') {
+            end = self.scan_balanced_body(end)?;
+        }
+        let (sym_start, sym_end) = match dot {
+            Some(_) => (dialect_end + 1, end),
+            // Verbose form: the data is between the angle brackets.
+            None => (t.end + 1, end - 1),
+        };
+        Ok((dialect, sym_start, sym_end, end))
+    }
+
+    /// Scans a `<...>` body with nested punctuation and strings, as MLIR's
+    /// `parseDialectSymbolBody` does (`->` is not a closing '>').
+    fn scan_balanced_body(&self, start: usize) -> Result<usize> {
+        let mut stack: Vec<u8> = Vec::new();
+        let mut p = start;
+        loop {
+            let Some(&c) = self.src.get(p) else {
+                return match stack.last() {
+                    Some(&open) => self.err_at(
+                        start,
+                        format!(
+                            "unbalanced '{}' character in pretty dialect name",
+                            open as char
+                        ),
+                    ),
+                    None => self.err_at(start, "unexpected end of input in pretty dialect name"),
+                };
+            };
+            p += 1;
+            match c {
+                b'<' | b'[' | b'(' | b'{' => stack.push(c),
+                b'-' if self.src.get(p) == Some(&b'>') => p += 1,
+                b'>' | b']' | b')' | b'}' => {
+                    let want = match c {
+                        b'>' => b'<',
+                        b']' => b'[',
+                        b')' => b'(',
+                        _ => b'{',
+                    };
+                    if stack.last() != Some(&want) {
+                        let open = stack.last().copied().unwrap_or(b'<');
+                        return self.err_at(
+                            p - 1,
+                            format!(
+                                "unbalanced '{}' character in pretty dialect name",
+                                open as char
+                            ),
+                        );
+                    }
+                    stack.pop();
+                }
+                b'"' => match lexer::string_end(self.src, p - 1) {
+                    Some(e) => p = e,
+                    None => {
+                        return self.err_at(p - 1, "unterminated string in dialect symbol body")
+                    }
+                },
+                0 => return self.err_at(p - 1, "unexpected nul in pretty dialect name"),
+                _ => {}
+            }
+            if stack.is_empty() {
+                return Ok(p);
+            }
+        }
+    }
+
+    /// For a registered dialect, splits the symbol data into text and
+    /// nested attribute/type references (SPEC.md §2.4); otherwise keeps it
+    /// opaque.
+    pub(super) fn make_dialect_symbol(
+        &mut self,
+        dialect: &str,
+        start: usize,
+        end: usize,
+    ) -> Result<DialectSymbol> {
+        if !rmlir_format::dialects::is_registered_dialect(dialect) {
+            return Ok(DialectSymbol::Opaque(self.src[start..end].into()));
+        }
+        let mut pieces = Vec::new();
+        let mut text_start = start;
+        let mut p = start;
+        while p < end {
+            let c = self.src[p];
+            if c == b'"' {
+                p = lexer::string_end(self.src, p).unwrap_or(end).min(end);
+                continue;
+            }
+            let prev_ident = p > start && lexer::is_ident_char(self.src[p - 1]);
+            let nested = match c {
+                b'#' | b'!' => {
+                    let n = self.src.get(p + 1).copied().unwrap_or(0);
+                    n.is_ascii_alphanumeric() || n == b'_'
+                }
+                _ if !prev_ident && lexer::is_ident_start(c) => {
+                    let rest = &self.src[p..end];
+                    rest.starts_with(b"affine_map<")
+                        || rest.starts_with(b"affine_set<")
+                        || rest.starts_with(b"loc(")
+                        || rest.starts_with(b"distinct[")
+                }
+                _ => false,
+            };
+            if !nested {
+                if lexer::is_ident_start(c) {
+                    while p < end && lexer::is_ident_char(self.src[p]) {
+                        p += 1;
+                    }
+                } else {
+                    p += 1;
+                }
+                continue;
+            }
+            if text_start < p {
+                pieces.push(BodyPiece::Text(lossy(&self.src[text_start..p]).into()));
+            }
+            self.reset_to(p);
+            let piece = if c == b'!' {
+                BodyPiece::Type(self.parse_type_no_trailing()?)
+            } else {
+                BodyPiece::Attr(self.parse_attr_no_trailing()?)
+            };
+            pieces.push(piece);
+            p = self.last_token_end(p);
+            if p > end {
+                return self.err_at(
+                    end,
+                    "nested attribute runs past the end of the dialect symbol body",
+                );
+            }
+            text_start = p;
+        }
+        if text_start < end {
+            pieces.push(BodyPiece::Text(lossy(&self.src[text_start..end]).into()));
+        }
+        Ok(DialectSymbol::Body(DialectBody {
+            dialect: dialect.into(),
+            pieces,
+        }))
+    }
+
+    /// The end of the previously consumed token: scanning back from the
+    /// current token over trivia.
+    fn last_token_end(&self, floor: usize) -> usize {
+        let mut q = self.tok.start;
+        while q > floor && matches!(self.src[q - 1], b' ' | b'\n' | b'\t' | b'\r') {
+            q -= 1;
+        }
+        q
+    }
+
+    /// Inside dialect bodies a nested attribute is not followed by `: type`
+    /// that belongs to it in the way a top-level one is (the dialect parser
+    /// decides); to stay faithful to the text, no trailing type is consumed.
+    fn parse_attr_no_trailing(&mut self) -> Result<AttrId> {
+        if self.is(Tok::HashId) {
+            let at = self.tok.start;
+            let ident = &self.src[self.tok.start + 1..self.tok.end];
+            let has_body = self.src.get(self.tok.end) == Some(&b'<');
+            if !has_body && !ident.contains(&b'.') {
+                let Some(&a) = self.attr_aliases.get(ident) else {
+                    return self
+                        .sem_err_at(at, format!("undefined symbol alias id '{}'", lossy(ident)));
+                };
+                self.bump();
+                return Ok(a);
+            }
+            self.enter()?;
+            let (dialect, s, e, next) = self.scan_dialect_symbol()?;
+            let sym = self.make_dialect_symbol(&dialect, s, e)?;
+            self.reset_to(next);
+            self.leave();
+            let data = match sym {
+                DialectSymbol::Opaque(data) => AttrData::Opaque {
+                    dialect: dialect.into(),
+                    data,
+                    ty: None,
+                },
+                DialectSymbol::Body(body) => AttrData::Dialect { body, ty: None },
+            };
+            return Ok(self.m.ctx.intern_attr(data));
+        }
+        self.parse_attr(None)
+    }
+
+    fn parse_type_no_trailing(&mut self) -> Result<TypeId> {
+        self.parse_type()
+    }
+}
+
+/// Checks `v` against an integer type of `width` bits and returns it in the
+/// form MLIR prints: signed unless the type is unsigned (i1 stays 0/1).
+pub(super) fn normalize_int(v: BigInt, width: u32, signedness: Signedness) -> Option<BigInt> {
+    if width == 0 {
+        return if v.is_zero() { Some(v) } else { None };
+    }
+    let modulus = BigInt::one() << width;
+    let half = BigInt::one() << (width - 1);
+    match signedness {
+        Signedness::Unsigned => {
+            if v.sign() == Sign::Minus || v >= modulus {
+                None
+            } else {
+                Some(v)
+            }
+        }
+        Signedness::Signed => {
+            if v >= half || v < -half.clone() {
+                None
+            } else {
+                Some(v)
+            }
+        }
+        Signedness::Signless => {
+            if v >= modulus || v < -half.clone() {
+                None
+            } else if width == 1 {
+                Some(if v.is_zero() { v } else { BigInt::one() })
+            } else if v >= half {
+                Some(v - modulus)
+            } else {
+                Some(v)
+            }
+        }
+    }
+}

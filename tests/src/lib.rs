@@ -1,0 +1,54 @@
+//! Shared helpers for rmlir-bc's corpus and differential tests.
+
+use std::path::{Path, PathBuf};
+
+/// `../shared/corpus` relative to the workspace root, or `$RMLIR_CORPUS`.
+pub fn corpus_dir() -> PathBuf {
+    if let Ok(p) = std::env::var("RMLIR_CORPUS") {
+        return PathBuf::from(p);
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+}
+
+/// The case folders under `cases/`, sorted.
+pub fn case_dirs(sub: &str) -> Vec<PathBuf> {
+    let dir = corpus_dir().join(sub);
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("corpus folder {} is required: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    v.sort();
+    v
+}
+
+/// The first line where `a` and `b` differ, for failure messages.
+pub fn first_diff(a: &str, b: &str) -> String {
+    for (i, (x, y)) in a.lines().zip(b.lines()).enumerate() {
+        if x != y {
+            return format!(
+                "line {}:\n  expected: {}\n  actual:   {}",
+                i + 1,
+                clip(x),
+                clip(y)
+            );
+        }
+    }
+    let (na, nb) = (a.lines().count(), b.lines().count());
+    if na != nb {
+        return format!("line counts differ: expected {na}, actual {nb}");
+    }
+    "trailing newline differs".to_string()
+}
+
+fn clip(s: &str) -> String {
+    if s.len() > 300 {
+        let mut end = 300;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        format!("{}…", &s[..end])
+    } else {
+        s.to_string()
+    }
+}

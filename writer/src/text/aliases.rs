@@ -1,0 +1,349 @@
+//! Alias selection (`#map`, `#loc3`, `#di_file`, ...) following mlir-opt's
+//! rules (SPEC.md §4.3): a walk in print order records every attribute and
+//! type with its nesting depth; aliased ones are sorted by (depth, types
+//! before attributes, alias name) and numbered per name. Locations used
+//! only as op locations may be printed after the operation ("deferred").
+
+use rmlir_format::*;
+use std::collections::HashMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sym {
+    Attr(AttrId),
+    Type(TypeId),
+}
+
+struct Entry {
+    sym: Sym,
+    alias: Option<&'static str>,
+    depth: u32,
+    can_be_deferred: bool,
+    children: Vec<usize>,
+}
+
+/// The final alias of a symbol.
+#[derive(Clone, Debug)]
+pub struct Alias {
+    pub name: &'static str,
+    pub index: u32,
+    pub deferred: bool,
+}
+
+impl Alias {
+    pub fn write(&self, is_type: bool, out: &mut String) {
+        out.push(if is_type { '!' } else { '#' });
+        out.push_str(self.name);
+        if self.index > 0 {
+            out.push_str(&self.index.to_string());
+        }
+    }
+}
+
+pub struct Aliases {
+    pub map: HashMap<Sym, Alias>,
+    /// Aliased symbols in definition order.
+    pub order: Vec<Sym>,
+}
+
+struct Collector<'m> {
+    m: &'m Module,
+    entries: Vec<Entry>,
+    index: HashMap<Sym, usize>,
+}
+
+/// Whether the op's inherent attributes live in its properties and are
+/// therefore visited (mlir-opt's `getAttrs()` merges them in). Decided by
+/// the op's dialect being registered in mlir-opt 22.
+pub fn op_has_registered_properties(m: &Module, op: OpId) -> bool {
+    let name = m.op_name(op);
+    let dialect = name.split(|&c| c == b'.').next().unwrap_or(b"");
+    std::str::from_utf8(dialect).is_ok_and(rmlir_format::dialects::is_registered_dialect)
+}
+
+impl Aliases {
+    pub fn compute(m: &Module, top: OpId) -> Aliases {
+        let mut c = Collector {
+            m,
+            entries: Vec::new(),
+            index: HashMap::new(),
+        };
+        c.visit_op(top);
+        let mut aliased: Vec<usize> = (0..c.entries.len())
+            .filter(|&i| c.entries[i].alias.is_some())
+            .collect();
+        aliased.sort_by(|&a, &b| {
+            let (ea, eb) = (&c.entries[a], &c.entries[b]);
+            ea.depth
+                .cmp(&eb.depth)
+                .then_with(|| matches!(eb.sym, Sym::Type(_)).cmp(&matches!(ea.sym, Sym::Type(_))))
+                .then_with(|| ea.alias.cmp(&eb.alias))
+        });
+        let mut counts: HashMap<&'static str, u32> = HashMap::new();
+        let mut map = HashMap::new();
+        let mut order = Vec::new();
+        for i in aliased {
+            let e = &c.entries[i];
+            let name = e.alias.expect("filtered");
+            let n = counts.entry(name).or_insert(0);
+            map.insert(
+                e.sym,
+                Alias {
+                    name,
+                    index: *n,
+                    deferred: e.can_be_deferred,
+                },
+            );
+            *n += 1;
+            order.push(e.sym);
+        }
+        Aliases { map, order }
+    }
+}
+
+impl Collector<'_> {
+    fn visit_op(&mut self, op: OpId) {
+        let m = self.m;
+        let o = m.op(op);
+        self.visit_attr(o.loc, true);
+        for &r in &o.regions {
+            for &b in &m.region(r).blocks {
+                let blk = m.block(b);
+                for &a in &blk.args {
+                    let v = m.value(a);
+                    self.visit_type(v.ty, false);
+                    if let Some(l) = v.loc {
+                        self.visit_attr(l, false);
+                    }
+                }
+                for &child in &blk.ops {
+                    self.visit_op(child);
+                }
+            }
+        }
+        for &v in &o.operands {
+            self.visit_type(m.value(v).ty, false);
+        }
+        for v in o.results() {
+            self.visit_type(m.value(v).ty, false);
+        }
+        // `getAttrs()`: inherent attributes (from properties, for ops whose
+        // dialect is registered) merged with the discardable ones by name.
+        let mut attrs: Vec<(&[u8], AttrId)> = Vec::new();
+        if let AttrData::Dictionary(d) = m.ctx.attr(o.attributes) {
+            attrs.extend(d.iter().map(|(n, a)| (&n[..], *a)));
+        }
+        if let Some(p) = o.properties {
+            if op_has_registered_properties(m, op) {
+                if let AttrData::Dictionary(d) = m.ctx.attr(p) {
+                    attrs.extend(d.iter().map(|(n, a)| (&n[..], *a)));
+                    attrs.sort_by(|a, b| a.0.cmp(b.0));
+                }
+            }
+        }
+        for (_, a) in attrs {
+            self.visit_attr(a, false);
+        }
+    }
+
+    fn lookup(&mut self, sym: Sym, can_be_deferred: bool) -> Option<(u32, usize)> {
+        let &i = self.index.get(&sym)?;
+        if !can_be_deferred {
+            self.mark_non_deferrable(i);
+        }
+        Some((self.entries[i].depth, i))
+    }
+
+    fn mark_non_deferrable(&mut self, i: usize) {
+        let mut stack = vec![i];
+        while let Some(i) = stack.pop() {
+            if !self.entries[i].can_be_deferred {
+                continue;
+            }
+            self.entries[i].can_be_deferred = false;
+            stack.extend(self.entries[i].children.iter().copied());
+        }
+    }
+
+    fn insert(&mut self, sym: Sym, alias: Option<&'static str>, can_be_deferred: bool) -> usize {
+        let i = self.entries.len();
+        self.entries.push(Entry {
+            sym,
+            alias,
+            depth: if alias.is_some() { 1 } else { 0 },
+            can_be_deferred,
+            children: Vec::new(),
+        });
+        self.index.insert(sym, i);
+        i
+    }
+
+    fn finish(&mut self, i: usize, children: Vec<(u32, usize)>) -> (u32, usize) {
+        let max = children.iter().map(|c| c.0).max().unwrap_or(0);
+        let e = &mut self.entries[i];
+        e.children = children.into_iter().map(|c| c.1).collect();
+        if max > 0 {
+            e.depth = max + 1;
+        }
+        (e.depth, i)
+    }
+
+    fn visit_attr(&mut self, a: AttrId, cbd: bool) -> (u32, usize) {
+        if let Some(r) = self.lookup(Sym::Attr(a), cbd) {
+            return r;
+        }
+        let m = self.m;
+        let data = m.ctx.attr(a);
+        let alias = attr_alias_name(m, data);
+        let i = self.insert(Sym::Attr(a), alias, cbd);
+        let mut ch = Vec::new();
+        let mut visit_type_after = None;
+        match data {
+            AttrData::AffineMap(_)
+            | AttrData::DenseArray { .. }
+            | AttrData::Float { .. }
+            | AttrData::Integer { .. }
+            | AttrData::IntegerSet(_)
+            | AttrData::Unit => {}
+            AttrData::Distinct { referenced, .. } => ch.push(self.visit_attr(*referenced, cbd)),
+            AttrData::Dictionary(entries) => {
+                for (_, v) in entries {
+                    ch.push(self.visit_attr(*v, cbd));
+                }
+            }
+            AttrData::Array(elems) => {
+                for &e in elems {
+                    ch.push(self.visit_attr(e, cbd));
+                }
+            }
+            AttrData::Type(t) => ch.push(self.visit_type(*t, cbd)),
+            AttrData::NameLoc { child, .. }
+                if !matches!(m.ctx.attr(*child), AttrData::UnknownLoc) =>
+            {
+                ch.push(self.visit_attr(*child, cbd));
+            }
+            AttrData::CallSiteLoc { callee, caller } => {
+                ch.push(self.visit_attr(*callee, cbd));
+                ch.push(self.visit_attr(*caller, cbd));
+            }
+            AttrData::FusedLoc {
+                locations,
+                metadata,
+            } => {
+                if let Some(md) = metadata {
+                    ch.push(self.visit_attr(*md, cbd));
+                }
+                for &l in locations {
+                    ch.push(self.visit_attr(l, cbd));
+                }
+            }
+            AttrData::Dialect { body, ty } => {
+                for p in &body.pieces {
+                    match p {
+                        BodyPiece::Attr(x) => ch.push(self.visit_attr(*x, cbd)),
+                        BodyPiece::Type(t) => ch.push(self.visit_type(*t, cbd)),
+                        BodyPiece::Text(_) => {}
+                    }
+                }
+                visit_type_after = *ty;
+            }
+            AttrData::String { ty, .. } | AttrData::Opaque { ty, .. } => visit_type_after = *ty,
+            AttrData::DenseIntOrFp { ty, .. }
+            | AttrData::DenseString { ty, .. }
+            | AttrData::DenseResource { ty, .. }
+            | AttrData::Sparse { ty, .. } => visit_type_after = Some(*ty),
+            _ => {}
+        }
+        if let Some(t) = visit_type_after {
+            if !matches!(m.ctx.ty(t), TypeData::None) {
+                ch.push(self.visit_type(t, cbd));
+            }
+        }
+        self.finish(i, ch)
+    }
+
+    fn visit_type(&mut self, t: TypeId, cbd: bool) -> (u32, usize) {
+        if let Some(r) = self.lookup(Sym::Type(t), cbd) {
+            return r;
+        }
+        let m = self.m;
+        let data = m.ctx.ty(t);
+        let alias = match data {
+            TypeData::Tuple(elems) if elems.len() > 16 => Some("tuple"),
+            _ => None,
+        };
+        let i = self.insert(Sym::Type(t), alias, cbd);
+        let mut ch = Vec::new();
+        match data {
+            TypeData::MemRef {
+                elem,
+                layout,
+                memory_space,
+                ..
+            } => {
+                ch.push(self.visit_type(*elem, cbd));
+                if let Some(l) = layout {
+                    ch.push(self.visit_attr(*l, cbd));
+                }
+                if let Some(s) = memory_space {
+                    ch.push(self.visit_attr(*s, cbd));
+                }
+            }
+            TypeData::UnrankedMemRef { elem, memory_space } => {
+                ch.push(self.visit_type(*elem, cbd));
+                if let Some(s) = memory_space {
+                    ch.push(self.visit_attr(*s, cbd));
+                }
+            }
+            TypeData::Complex(e) => ch.push(self.visit_type(*e, cbd)),
+            TypeData::Tuple(elems) => {
+                for &e in elems {
+                    ch.push(self.visit_type(e, cbd));
+                }
+            }
+            TypeData::Function { inputs, results } => {
+                for &e in inputs.iter().chain(results) {
+                    ch.push(self.visit_type(e, cbd));
+                }
+            }
+            TypeData::Vector { elem, .. } | TypeData::UnrankedTensor { elem } => {
+                ch.push(self.visit_type(*elem, cbd))
+            }
+            TypeData::RankedTensor { elem, encoding, .. } => {
+                ch.push(self.visit_type(*elem, cbd));
+                if let Some(e) = encoding {
+                    ch.push(self.visit_attr(*e, cbd));
+                }
+            }
+            TypeData::Dialect(body) => {
+                for p in &body.pieces {
+                    match p {
+                        BodyPiece::Attr(x) => ch.push(self.visit_attr(*x, cbd)),
+                        BodyPiece::Type(t) => ch.push(self.visit_type(*t, cbd)),
+                        BodyPiece::Text(_) => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.finish(i, ch)
+    }
+}
+
+fn attr_alias_name(m: &Module, data: &AttrData) -> Option<&'static str> {
+    match data {
+        AttrData::AffineMap(_) => Some("map"),
+        AttrData::IntegerSet(_) => Some("set"),
+        d if d.is_location() => Some("loc"),
+        AttrData::Distinct { referenced, .. } => {
+            if matches!(m.ctx.attr(*referenced), AttrData::Unit) {
+                None
+            } else {
+                Some("distinct")
+            }
+        }
+        AttrData::Dialect { body, .. } => {
+            rmlir_format::dialects::attr_alias(&body.dialect, body.mnemonic())
+        }
+        _ => None,
+    }
+}

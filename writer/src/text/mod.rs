@@ -1,0 +1,6 @@
+//! The generic textual form.
+mod aliases;
+mod names;
+mod printer;
+
+pub use printer::{escaped_string, print_module, PrintOptions};

@@ -1,0 +1,103 @@
+//! SSA value and block numbering exactly as mlir-opt 22 assigns it
+//! (SPEC.md §4.2): regions are numbered from a stack (last pushed first),
+//! each region's own values before any nested region's, with one value
+//! counter and one `%argN` counter for the whole module. So in a module
+//! with two functions the second one is numbered first.
+
+use rmlir_format::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueName {
+    Unnamed,
+    Num(u32),
+    Arg(u32),
+}
+
+pub struct Names {
+    /// Name of each value that heads a result group or is a block argument.
+    pub values: Vec<ValueName>,
+    /// Index of each block within its region (`^bbN`).
+    pub blocks: Vec<u32>,
+}
+
+impl Names {
+    pub fn compute(m: &Module, top: OpId) -> Names {
+        let mut values = vec![ValueName::Unnamed; m.values.len()];
+        let mut blocks = vec![0u32; m.blocks.len()];
+        let mut next_value = 0u32;
+        let number_op = |op: OpId, next_value: &mut u32, values: &mut Vec<ValueName>| {
+            let o = m.op(op);
+            if o.num_results > 0 {
+                values[o.first_result as usize] = ValueName::Num(*next_value);
+                *next_value += 1;
+            }
+        };
+        number_op(top, &mut next_value, &mut values);
+        let mut stack: Vec<RegionId> = m.op(top).regions.clone();
+        let (mut nv, mut na) = (next_value, 0u32);
+        while let Some(region) = stack.pop() {
+            let r = m.region(region);
+            for (i, &b) in r.blocks.iter().enumerate() {
+                blocks[b.index()] = i as u32;
+                let blk = m.block(b);
+                for &a in &blk.args {
+                    if i == 0 {
+                        values[a.index()] = ValueName::Arg(na);
+                        na += 1;
+                    } else {
+                        values[a.index()] = ValueName::Num(nv);
+                        nv += 1;
+                    }
+                }
+                for &op in &blk.ops {
+                    number_op(op, &mut nv, &mut values);
+                }
+            }
+            for &b in &r.blocks {
+                for &op in &m.block(b).ops {
+                    for &child in &m.op(op).regions {
+                        stack.push(child);
+                    }
+                }
+            }
+        }
+        Names { values, blocks }
+    }
+
+    /// Writes `%N`, `%argN` or `%N#i` for `v`.
+    pub fn write_value(&self, m: &Module, v: ValueId, out: &mut String) {
+        self.write_value_impl(m, v, true, out)
+    }
+
+    /// Writes the name of a result group's head without `#i`.
+    pub fn write_group(&self, m: &Module, v: ValueId, out: &mut String) {
+        self.write_value_impl(m, v, false, out)
+    }
+
+    fn write_value_impl(&self, m: &Module, v: ValueId, with_result_no: bool, out: &mut String) {
+        use std::fmt::Write;
+        let (head, result_no) = match m.value(v).def {
+            ValueDef::Result { op, index } => {
+                let o = m.op(op);
+                let head = ValueId(o.first_result);
+                (
+                    head,
+                    if o.num_results > 1 && with_result_no {
+                        Some(index)
+                    } else {
+                        None
+                    },
+                )
+            }
+            _ => (v, None),
+        };
+        match self.values[head.index()] {
+            ValueName::Num(n) => write!(out, "%{n}").unwrap(),
+            ValueName::Arg(n) => write!(out, "%arg{n}").unwrap(),
+            ValueName::Unnamed => out.push_str("<<UNKNOWN SSA VALUE>>"),
+        }
+        if let Some(i) = result_no {
+            write!(out, "#{i}").unwrap();
+        }
+    }
+}

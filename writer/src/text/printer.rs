@@ -1,0 +1,1113 @@
+//! The generic-form printer (SPEC.md §4): byte-identical to
+//! `mlir-opt --allow-unregistered-dialect --mlir-print-op-generic
+//! --mlir-print-debuginfo` (and, in local-scope mode, with
+//! `--mlir-print-local-scope`).
+
+use super::aliases::{op_has_registered_properties, Aliases, Sym};
+use super::names::Names;
+use num_bigint::{BigInt, Sign};
+use rmlir_format::float::{self, FloatKind};
+use rmlir_format::*;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// Printer options.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrintOptions {
+    /// Print every attribute, type and location inline, without aliases
+    /// (`--mlir-print-local-scope`).
+    pub local_scope: bool,
+}
+
+/// Prints a module in the generic form.
+pub fn print_module(m: &Module, opts: PrintOptions) -> String {
+    let Some(top) = m.top else {
+        return String::new();
+    };
+    let names = Names::compute(m, top);
+    let aliases = if opts.local_scope {
+        Aliases {
+            map: HashMap::new(),
+            order: Vec::new(),
+        }
+    } else {
+        Aliases::compute(m, top)
+    };
+    let mut p = Printer {
+        m,
+        names,
+        aliases,
+        out: String::with_capacity(1 << 16),
+        indent: 0,
+        distinct_ids: HashMap::new(),
+        resource_keys: Vec::new(),
+        preds: compute_preds(m),
+    };
+    if opts.local_scope {
+        // mlir-opt prints a local-scope module as a plain operation: no
+        // aliases and no `{-# ... #-}` file metadata (resources are lost).
+        p.print_op(top);
+        p.out.push('\n');
+        return p.out;
+    }
+    p.print_aliases(false);
+    p.print_op(top);
+    p.out.push('\n');
+    p.print_aliases(true);
+    p.print_resources();
+    // mlir-opt ends its output with one more newline after the module.
+    p.out.push('\n');
+    p.out
+}
+
+/// Predecessor blocks of every block, one entry per successor use.
+fn compute_preds(m: &Module) -> HashMap<BlockId, Vec<BlockId>> {
+    let mut preds: HashMap<BlockId, Vec<BlockId>> = HashMap::new();
+    for o in &m.ops {
+        if o.successors.is_empty() {
+            continue;
+        }
+        let Some(parent) = o.parent else { continue };
+        for &s in &o.successors {
+            preds.entry(s).or_default().push(parent);
+        }
+    }
+    preds
+}
+
+/// The contexts in which MLIR elides an attribute's type.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Elide {
+    Never,
+    May,
+}
+
+struct Printer<'m> {
+    m: &'m Module,
+    names: Names,
+    aliases: Aliases,
+    out: String,
+    indent: usize,
+    distinct_ids: HashMap<u32, u64>,
+    resource_keys: Vec<Bytes>,
+    preds: HashMap<BlockId, Vec<BlockId>>,
+}
+
+impl Printer<'_> {
+    fn pad(&mut self) {
+        for _ in 0..self.indent {
+            self.out.push(' ');
+        }
+    }
+
+    fn print_aliases(&mut self, deferred: bool) {
+        let order = std::mem::take(&mut self.aliases.order);
+        for &sym in &order {
+            let alias = &self.aliases.map[&sym];
+            if alias.deferred != deferred {
+                continue;
+            }
+            let alias = alias.clone();
+            match sym {
+                Sym::Attr(a) => {
+                    alias.write(false, &mut self.out);
+                    self.out.push_str(" = ");
+                    self.attr_impl(a, Elide::Never);
+                }
+                Sym::Type(t) => {
+                    alias.write(true, &mut self.out);
+                    self.out.push_str(" = ");
+                    self.type_impl(t);
+                }
+            }
+            self.out.push('\n');
+        }
+        self.aliases.order = order;
+    }
+
+    // ----- operations -----
+
+    fn print_op(&mut self, op: OpId) {
+        let m = self.m;
+        let o = m.op(op);
+        self.pad();
+        if o.num_results > 0 {
+            self.names
+                .write_group(m, ValueId(o.first_result), &mut self.out);
+            if o.num_results > 1 {
+                let _ = write!(self.out, ":{}", o.num_results);
+            }
+            self.out.push_str(" = ");
+        }
+        escaped_string(m.op_name(op), &mut self.out);
+        self.out.push('(');
+        for (i, &v) in o.operands.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.value(v);
+        }
+        self.out.push(')');
+        if !o.successors.is_empty() {
+            self.out.push('[');
+            for (i, &b) in o.successors.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.block_name(b);
+            }
+            self.out.push(']');
+        }
+        if let Some(p) = o.properties {
+            self.out.push_str(" <");
+            self.attr(p, Elide::Never);
+            self.out.push('>');
+        }
+        if !o.regions.is_empty() {
+            self.out.push_str(" (");
+            for (i, &r) in o.regions.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.region(r);
+            }
+            self.out.push(')');
+        }
+        if let AttrData::Dictionary(d) = m.ctx.attr(o.attributes) {
+            if !d.is_empty() {
+                self.out.push_str(" {");
+                self.dict_entries(d);
+                self.out.push('}');
+            }
+        }
+        self.out.push_str(" : (");
+        for (i, &v) in o.operands.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.ty(m.value(v).ty);
+        }
+        self.out.push_str(") -> ");
+        let results: Vec<TypeId> = o.results().map(|v| m.value(v).ty).collect();
+        self.result_types(&results);
+        self.out.push(' ');
+        self.location(o.loc, true);
+        let _ = op_has_registered_properties;
+    }
+
+    fn result_types(&mut self, results: &[TypeId]) {
+        if results.len() == 1 && !matches!(self.m.ctx.ty(results[0]), TypeData::Function { .. }) {
+            self.ty(results[0]);
+        } else {
+            self.out.push('(');
+            for (i, &t) in results.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.ty(t);
+            }
+            self.out.push(')');
+        }
+    }
+
+    fn value(&mut self, v: ValueId) {
+        self.names.write_value(self.m, v, &mut self.out);
+    }
+
+    fn block_name(&mut self, b: BlockId) {
+        let _ = write!(self.out, "^bb{}", self.names.blocks[b.index()]);
+    }
+
+    fn region(&mut self, r: RegionId) {
+        let m = self.m;
+        self.out.push_str("{\n");
+        let blocks = &m.region(r).blocks;
+        if let Some(&entry) = blocks.first() {
+            let eb = m.block(entry);
+            let header = eb.ops.is_empty() || !eb.args.is_empty();
+            self.block(entry, header);
+            for &b in &blocks[1..] {
+                self.block(b, true);
+            }
+        }
+        self.pad();
+        self.out.push('}');
+    }
+
+    fn block(&mut self, b: BlockId, header: bool) {
+        let m = self.m;
+        let blk = m.block(b);
+        if header {
+            self.pad();
+            self.block_name(b);
+            if !blk.args.is_empty() {
+                self.out.push('(');
+                for (i, &a) in blk.args.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.value(a);
+                    self.out.push_str(": ");
+                    let v = m.value(a);
+                    self.ty(v.ty);
+                    if let Some(l) = v.loc {
+                        self.out.push(' ');
+                        self.location(l, false);
+                    }
+                }
+                self.out.push(')');
+            }
+            self.out.push(':');
+            let is_entry = self.names.blocks[b.index()] == 0;
+            match self.preds.get(&b).map(|p| p.as_slice()) {
+                None | Some([]) => {
+                    if !is_entry {
+                        self.out.push_str("  // no predecessors");
+                    }
+                }
+                Some([one]) => {
+                    self.out.push_str("  // pred: ");
+                    self.block_name(*one);
+                }
+                Some(many) => {
+                    let mut ps = many.to_vec();
+                    ps.sort_by_key(|p| self.names.blocks[p.index()]);
+                    let _ = write!(self.out, "  // {} preds: ", ps.len());
+                    for (i, p) in ps.iter().enumerate() {
+                        if i > 0 {
+                            self.out.push_str(", ");
+                        }
+                        self.block_name(*p);
+                    }
+                }
+            }
+            self.out.push('\n');
+        }
+        self.indent += 2;
+        for &op in &blk.ops {
+            self.print_op(op);
+            self.out.push('\n');
+        }
+        self.indent -= 2;
+    }
+
+    // ----- locations -----
+
+    /// `loc(...)` after an op (`allow_alias`) or a block argument (never aliased at the top).
+    fn location(&mut self, l: AttrId, allow_alias: bool) {
+        self.out.push_str("loc(");
+        if !(allow_alias && self.try_alias(Sym::Attr(l))) {
+            self.loc_impl(l);
+        }
+        self.out.push(')');
+    }
+
+    fn loc_inner(&mut self, l: AttrId) {
+        if !self.try_alias(Sym::Attr(l)) {
+            self.loc_impl(l);
+        }
+    }
+
+    fn loc_impl(&mut self, l: AttrId) {
+        let m = self.m;
+        match m.ctx.attr(l) {
+            AttrData::UnknownLoc => self.out.push_str("unknown"),
+            AttrData::FileLineCol { file, line, col } => {
+                quoted(file, &mut self.out);
+                let _ = write!(self.out, ":{line}:{col}");
+            }
+            AttrData::FileLineColRange {
+                file,
+                start_line,
+                start_col,
+                end_line,
+                end_col,
+            } => {
+                quoted(file, &mut self.out);
+                let _ = write!(self.out, ":{start_line}");
+                if let Some(c) = start_col {
+                    let _ = write!(self.out, ":{c}");
+                    if let (Some(el), Some(ec)) = (end_line, end_col) {
+                        if el == start_line {
+                            let _ = write!(self.out, " to :{ec}");
+                        } else {
+                            let _ = write!(self.out, " to {el}:{ec}");
+                        }
+                    }
+                }
+            }
+            AttrData::NameLoc { name, child } => {
+                quoted(name, &mut self.out);
+                if !matches!(m.ctx.attr(*child), AttrData::UnknownLoc) {
+                    self.out.push('(');
+                    self.loc_inner(*child);
+                    self.out.push(')');
+                }
+            }
+            AttrData::CallSiteLoc { callee, caller } => {
+                self.out.push_str("callsite(");
+                self.loc_inner(*callee);
+                self.out.push_str(" at ");
+                self.loc_inner(*caller);
+                self.out.push(')');
+            }
+            AttrData::FusedLoc {
+                locations,
+                metadata,
+            } => {
+                self.out.push_str("fused");
+                if let Some(md) = metadata {
+                    self.out.push('<');
+                    self.attr(*md, Elide::Never);
+                    self.out.push('>');
+                }
+                self.out.push('[');
+                for (i, &x) in locations.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.loc_inner(x);
+                }
+                self.out.push(']');
+            }
+            _ => self.out.push_str("<<NOT A LOCATION>>"),
+        }
+    }
+
+    fn try_alias(&mut self, sym: Sym) -> bool {
+        match self.aliases.map.get(&sym) {
+            Some(a) => {
+                a.write(matches!(sym, Sym::Type(_)), &mut self.out);
+                true
+            }
+            None => false,
+        }
+    }
+
+    // ----- attributes -----
+
+    fn dict_entries(&mut self, d: &[(Bytes, AttrId)]) {
+        for (i, (name, v)) in d.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            keyword_or_string(name, &mut self.out);
+            if matches!(self.m.ctx.attr(*v), AttrData::Unit) {
+                continue;
+            }
+            self.out.push_str(" = ");
+            self.attr(*v, Elide::Never);
+        }
+    }
+
+    fn attr(&mut self, a: AttrId, elide: Elide) {
+        if self.try_alias(Sym::Attr(a)) {
+            return;
+        }
+        self.attr_impl(a, elide);
+    }
+
+    fn attr_impl(&mut self, a: AttrId, elide: Elide) {
+        let m = self.m;
+        let data = m.ctx.attr(a);
+        let mut typed: Option<TypeId> = None;
+        match data {
+            AttrData::Unit => self.out.push_str("unit"),
+            AttrData::Integer { ty, value } => {
+                let tdata = m.ctx.ty(*ty);
+                if matches!(
+                    tdata,
+                    TypeData::Integer {
+                        width: 1,
+                        signedness: Signedness::Signless
+                    }
+                ) {
+                    self.out.push_str(if value.sign() == Sign::NoSign {
+                        "false"
+                    } else {
+                        "true"
+                    });
+                    return;
+                }
+                let _ = write!(self.out, "{value}");
+                if !(elide == Elide::May
+                    && matches!(
+                        tdata,
+                        TypeData::Integer {
+                            width: 64,
+                            signedness: Signedness::Signless
+                        }
+                    ))
+                {
+                    typed = Some(*ty);
+                }
+            }
+            AttrData::Float { ty, bits } => {
+                let kind = float_kind(m, *ty);
+                let s = float::format_mlir_float(kind, *bits);
+                let hex = s.starts_with("0x");
+                self.out.push_str(&s);
+                if !(elide == Elide::May && kind == FloatKind::F64 && !hex) {
+                    typed = Some(*ty);
+                }
+            }
+            AttrData::String { value, ty } => {
+                quoted(value, &mut self.out);
+                typed = *ty;
+            }
+            AttrData::Type(t) => self.ty(*t),
+            AttrData::Array(elems) => {
+                self.out.push('[');
+                for (i, &e) in elems.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.attr(e, Elide::May);
+                }
+                self.out.push(']');
+            }
+            AttrData::Dictionary(d) => {
+                self.out.push('{');
+                self.dict_entries(d);
+                self.out.push('}');
+            }
+            AttrData::DenseArray { elem, data } => {
+                self.out.push_str("array<");
+                self.ty(*elem);
+                if !data.is_empty() {
+                    self.out.push_str(": ");
+                    self.dense_array_elems(*elem, data);
+                }
+                self.out.push('>');
+                return;
+            }
+            AttrData::DenseIntOrFp { ty, splat, data } => {
+                self.out.push_str("dense<");
+                self.dense_int_or_fp(*ty, *splat, data, true);
+                self.out.push('>');
+                typed = Some(*ty);
+            }
+            AttrData::DenseString { ty, splat, strings } => {
+                self.out.push_str("dense<");
+                let shape = m.ctx.ty(*ty).shape().unwrap_or(&[]).to_vec();
+                nested_elements(&shape, *splat, &mut self.out, |i, out| {
+                    quoted(&strings[i], out)
+                });
+                self.out.push('>');
+                typed = Some(*ty);
+            }
+            AttrData::DenseResource { ty, key } => {
+                self.out.push_str("dense_resource<");
+                // Printed as a keyword when it is one, as a string otherwise.
+                keyword_or_string(key, &mut self.out);
+                self.out.push('>');
+                if !self.resource_keys.contains(key) {
+                    self.resource_keys.push(key.clone());
+                }
+                typed = Some(*ty);
+            }
+            AttrData::Sparse {
+                ty,
+                indices,
+                values,
+            } => {
+                self.out.push_str("sparse<");
+                if let AttrData::DenseIntOrFp {
+                    ty: it,
+                    splat,
+                    data,
+                } = m.ctx.attr(*indices)
+                {
+                    let n = m
+                        .ctx
+                        .ty(*it)
+                        .shape()
+                        .map_or(0, |s| s.iter().product::<i64>());
+                    if n != 0 {
+                        self.dense_int_or_fp(*it, *splat, data, false);
+                        self.out.push_str(", ");
+                        match m.ctx.attr(*values) {
+                            AttrData::DenseIntOrFp {
+                                ty: vt,
+                                splat,
+                                data,
+                            } => self.dense_int_or_fp(*vt, *splat, data, true),
+                            AttrData::DenseString {
+                                ty: vt,
+                                splat,
+                                strings,
+                            } => {
+                                let shape = m.ctx.ty(*vt).shape().unwrap_or(&[]).to_vec();
+                                nested_elements(&shape, *splat, &mut self.out, |i, out| {
+                                    quoted(&strings[i], out)
+                                });
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                self.out.push('>');
+                typed = Some(*ty);
+            }
+            AttrData::SymbolRef { root, nested } => {
+                symbol_ref(root, &mut self.out);
+                for n in nested {
+                    self.out.push_str("::");
+                    symbol_ref(n, &mut self.out);
+                }
+            }
+            AttrData::AffineMap(map) => {
+                let _ = write!(self.out, "affine_map<{map}>");
+                return;
+            }
+            AttrData::IntegerSet(set) => {
+                let _ = write!(self.out, "affine_set<{set}>");
+                return;
+            }
+            AttrData::Strided { offset, strides } => {
+                self.out.push_str("strided<[");
+                for (i, &s) in strides.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    dyn_int(s, &mut self.out);
+                }
+                self.out.push(']');
+                if *offset != 0 {
+                    self.out.push_str(", offset: ");
+                    dyn_int(*offset, &mut self.out);
+                }
+                self.out.push('>');
+            }
+            AttrData::Distinct { id, referenced } => {
+                let next = self.distinct_ids.len() as u64;
+                let n = *self.distinct_ids.entry(*id).or_insert(next);
+                let _ = write!(self.out, "distinct[{n}]<");
+                if !matches!(m.ctx.attr(*referenced), AttrData::Unit) {
+                    self.attr(*referenced, Elide::Never);
+                }
+                self.out.push('>');
+                return;
+            }
+            AttrData::Opaque { dialect, data, ty } => {
+                dialect_symbol('#', dialect, &String::from_utf8_lossy(data), &mut self.out);
+                typed = *ty;
+            }
+            AttrData::Dialect { body, ty } => {
+                let s = self.body_string(body);
+                dialect_symbol('#', &body.dialect, &s, &mut self.out);
+                typed = *ty;
+            }
+            d if d.is_location() => {
+                self.out.push_str("loc(");
+                self.loc_impl(a);
+                self.out.push(')');
+            }
+            _ => {}
+        }
+        if let Some(t) = typed {
+            if !matches!(m.ctx.ty(t), TypeData::None) {
+                self.out.push_str(" : ");
+                self.ty(t);
+            }
+        }
+    }
+
+    fn body_string(&mut self, body: &DialectBody) -> String {
+        let saved = std::mem::take(&mut self.out);
+        for p in &body.pieces {
+            match p {
+                BodyPiece::Text(t) => self.out.push_str(t),
+                BodyPiece::Attr(a) => self.attr(*a, Elide::Never),
+                BodyPiece::Type(t) => self.ty(*t),
+            }
+        }
+        std::mem::replace(&mut self.out, saved)
+    }
+
+    fn dense_array_elems(&mut self, elem: TypeId, data: &[u8]) {
+        let m = self.m;
+        let tdata = m.ctx.ty(elem);
+        let Some(layout) = rmlir_format::dense::element_layout(&m.ctx, elem) else {
+            return;
+        };
+        for (i, chunk) in data.chunks(layout.bytes).enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            scalar_element(tdata, chunk, &mut self.out);
+        }
+    }
+
+    fn dense_int_or_fp(&mut self, ty: TypeId, splat: bool, data: &[u8], allow_hex: bool) {
+        let m = self.m;
+        let shape = m.ctx.ty(ty).shape().unwrap_or(&[]).to_vec();
+        let n: i64 = shape.iter().product();
+        if allow_hex && !splat && n > 100 {
+            self.out.push_str("\"0x");
+            let elem = m.ctx.ty(ty).element_type().expect("shaped");
+            if matches!(m.ctx.ty(elem), TypeData::Integer { width: 1, .. }) {
+                // i1 elements are stored bit-packed, LSB first.
+                let mut packed = vec![0u8; data.len().div_ceil(8)];
+                for (i, &b) in data.iter().enumerate() {
+                    packed[i / 8] |= (b & 1) << (i % 8);
+                }
+                hex_upper(&packed, &mut self.out);
+            } else {
+                hex_upper(data, &mut self.out);
+            }
+            self.out.push('"');
+            return;
+        }
+        let elem = m.ctx.ty(ty).element_type().expect("shaped");
+        let Some(layout) = rmlir_format::dense::element_layout(&m.ctx, elem) else {
+            return;
+        };
+        let edata = m.ctx.ty(elem).clone();
+        let size = layout.bytes;
+        nested_elements(&shape, splat, &mut self.out, |i, out| {
+            let chunk = &data[i * size..(i + 1) * size];
+            match &edata {
+                TypeData::Complex(inner) => {
+                    let idata = m.ctx.ty(*inner);
+                    out.push('(');
+                    scalar_element(idata, &chunk[..size / 2], out);
+                    out.push(',');
+                    scalar_element(idata, &chunk[size / 2..], out);
+                    out.push(')');
+                }
+                other => scalar_element(other, chunk, out),
+            }
+        });
+    }
+
+    // ----- types -----
+
+    fn ty(&mut self, t: TypeId) {
+        if self.try_alias(Sym::Type(t)) {
+            return;
+        }
+        self.type_impl(t);
+    }
+
+    fn type_impl(&mut self, t: TypeId) {
+        let m = self.m;
+        match m.ctx.ty(t) {
+            TypeData::Integer { width, signedness } => {
+                match signedness {
+                    Signedness::Signed => self.out.push('s'),
+                    Signedness::Unsigned => self.out.push('u'),
+                    Signedness::Signless => {}
+                }
+                let _ = write!(self.out, "i{width}");
+            }
+            TypeData::Index => self.out.push_str("index"),
+            TypeData::Float(k) => self.out.push_str(k.keyword()),
+            TypeData::None => self.out.push_str("none"),
+            TypeData::Complex(e) => {
+                self.out.push_str("complex<");
+                self.ty(*e);
+                self.out.push('>');
+            }
+            TypeData::Tuple(elems) => {
+                self.out.push_str("tuple<");
+                for (i, &e) in elems.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.ty(e);
+                }
+                self.out.push('>');
+            }
+            TypeData::Function { inputs, results } => {
+                self.out.push('(');
+                for (i, &e) in inputs.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.ty(e);
+                }
+                self.out.push_str(") -> ");
+                self.result_types(results);
+            }
+            TypeData::Vector {
+                shape,
+                scalable,
+                elem,
+            } => {
+                self.out.push_str("vector<");
+                for (i, &d) in shape.iter().enumerate() {
+                    let sc = scalable.get(i).copied().unwrap_or(false);
+                    if sc {
+                        let _ = write!(self.out, "[{d}]x");
+                    } else {
+                        let _ = write!(self.out, "{d}x");
+                    }
+                }
+                self.ty(*elem);
+                self.out.push('>');
+            }
+            TypeData::RankedTensor {
+                shape,
+                elem,
+                encoding,
+            } => {
+                self.out.push_str("tensor<");
+                dims(shape, &mut self.out);
+                self.ty(*elem);
+                if let Some(e) = encoding {
+                    self.out.push_str(", ");
+                    self.attr(*e, Elide::Never);
+                }
+                self.out.push('>');
+            }
+            TypeData::UnrankedTensor { elem } => {
+                self.out.push_str("tensor<*x");
+                self.ty(*elem);
+                self.out.push('>');
+            }
+            TypeData::MemRef {
+                shape,
+                elem,
+                layout,
+                memory_space,
+            } => {
+                self.out.push_str("memref<");
+                dims(shape, &mut self.out);
+                self.ty(*elem);
+                if let Some(l) = layout {
+                    self.out.push_str(", ");
+                    self.attr(*l, Elide::May);
+                }
+                if let Some(s) = memory_space {
+                    self.out.push_str(", ");
+                    self.attr(*s, Elide::May);
+                }
+                self.out.push('>');
+            }
+            TypeData::UnrankedMemRef { elem, memory_space } => {
+                self.out.push_str("memref<*x");
+                self.ty(*elem);
+                if let Some(s) = memory_space {
+                    self.out.push_str(", ");
+                    self.attr(*s, Elide::May);
+                }
+                self.out.push('>');
+            }
+            TypeData::Opaque { dialect, data } => {
+                dialect_symbol('!', dialect, &String::from_utf8_lossy(data), &mut self.out);
+            }
+            TypeData::Dialect(body) => {
+                let s = self.body_string(body);
+                dialect_symbol('!', &body.dialect, &s, &mut self.out);
+            }
+        }
+    }
+
+    // ----- file metadata -----
+
+    fn print_resources(&mut self) {
+        let m = self.m;
+        let mut sections: Vec<(&str, Vec<ResourceGroupRef>)> = Vec::new();
+        // Builtin blobs: only those referenced, in order of first reference.
+        let mut dialect_groups = Vec::new();
+        let mut builtin_entries = Vec::new();
+        for key in &self.resource_keys {
+            for g in m
+                .resources
+                .dialect
+                .iter()
+                .filter(|g| &*g.name == b"builtin")
+            {
+                if let Some((k, v)) = g.entries.iter().find(|(k, _)| k == key) {
+                    builtin_entries.push((k.clone(), v));
+                    break;
+                }
+            }
+        }
+        if !builtin_entries.is_empty() {
+            dialect_groups.push((b"builtin".to_vec(), builtin_entries));
+        }
+        for g in m
+            .resources
+            .dialect
+            .iter()
+            .filter(|g| &*g.name != b"builtin")
+        {
+            if !g.entries.is_empty() {
+                dialect_groups.push((
+                    g.name.to_vec(),
+                    g.entries.iter().map(|(k, v)| (k.clone(), v)).collect(),
+                ));
+            }
+        }
+        sections.push(("dialect", dialect_groups));
+        let external = m
+            .resources
+            .external
+            .iter()
+            .filter(|g| !g.entries.is_empty())
+            .map(|g| {
+                (
+                    g.name.to_vec(),
+                    g.entries.iter().map(|(k, v)| (k.clone(), v)).collect(),
+                )
+            })
+            .collect();
+        sections.push(("external", external));
+        if sections.iter().all(|s| s.1.is_empty()) {
+            return;
+        }
+        self.out.push_str("\n{-#\n");
+        let mut first_section = true;
+        for (kind, groups) in sections {
+            if groups.is_empty() {
+                continue;
+            }
+            if !first_section {
+                self.out.push_str(",\n");
+            }
+            first_section = false;
+            let _ = writeln!(self.out, "  {kind}_resources: {{");
+            for (gi, (name, entries)) in groups.iter().enumerate() {
+                if gi > 0 {
+                    self.out.push_str(",\n");
+                }
+                self.out.push_str("    ");
+                self.out.push_str(&String::from_utf8_lossy(name));
+                self.out.push_str(": {\n");
+                for (ei, (k, v)) in entries.iter().enumerate() {
+                    if ei > 0 {
+                        self.out.push_str(",\n");
+                    }
+                    self.out.push_str("      ");
+                    self.out.push_str(&String::from_utf8_lossy(k));
+                    self.out.push_str(": ");
+                    match v {
+                        ResourceValue::Bool(b) => {
+                            self.out.push_str(if *b { "true" } else { "false" })
+                        }
+                        ResourceValue::String(s) => quoted(s, &mut self.out),
+                        ResourceValue::Blob { alignment, data } => {
+                            self.out.push_str("\"0x");
+                            hex_upper(&alignment.to_le_bytes(), &mut self.out);
+                            hex_upper(data, &mut self.out);
+                            self.out.push('"');
+                        }
+                    }
+                }
+                self.out.push_str("\n    }");
+            }
+            self.out.push_str("\n  }");
+        }
+        self.out.push_str("\n#-}\n");
+    }
+}
+
+/// A resource group to print: its name and its entries.
+type ResourceGroupRef<'a> = (Vec<u8>, Vec<(Bytes, &'a ResourceValue)>);
+
+fn float_kind(m: &Module, ty: TypeId) -> FloatKind {
+    match m.ctx.ty(ty) {
+        TypeData::Float(k) => *k,
+        _ => FloatKind::F64,
+    }
+}
+
+/// One integer or float element from its little-endian storage bytes.
+fn scalar_element(tdata: &TypeData, chunk: &[u8], out: &mut String) {
+    match tdata {
+        TypeData::Float(k) => {
+            let mut b = [0u8; 16];
+            b[..chunk.len()].copy_from_slice(chunk);
+            out.push_str(&float::format_mlir_float(*k, u128::from_le_bytes(b)));
+        }
+        TypeData::Integer { width: 1, .. } => out.push_str(if chunk.iter().any(|&c| c != 0) {
+            "true"
+        } else {
+            "false"
+        }),
+        TypeData::Integer { width, signedness } => {
+            let v = if *signedness == Signedness::Unsigned {
+                BigInt::from_bytes_le(Sign::Plus, chunk)
+            } else {
+                sign_extend(chunk, *width)
+            };
+            let _ = write!(out, "{v}");
+        }
+        TypeData::Index => {
+            let _ = write!(out, "{}", sign_extend(chunk, 64));
+        }
+        _ => {}
+    }
+}
+
+fn sign_extend(chunk: &[u8], width: u32) -> BigInt {
+    let v = BigInt::from_bytes_le(Sign::Plus, chunk);
+    let width = width.min(chunk.len() as u32 * 8);
+    if width == 0 {
+        return v;
+    }
+    let v: BigInt = v & ((BigInt::from(1) << width) - BigInt::from(1));
+    if v.bit((width - 1) as u64) {
+        v - (BigInt::from(1) << width)
+    } else {
+        v
+    }
+}
+
+/// Prints elements with MLIR's nested brackets for `shape`; a splat prints one element.
+fn nested_elements(
+    shape: &[i64],
+    splat: bool,
+    out: &mut String,
+    mut elem: impl FnMut(usize, &mut String),
+) {
+    if splat {
+        elem(0, out);
+        return;
+    }
+    let n: i64 = shape.iter().product();
+    if n <= 0 {
+        return;
+    }
+    let rank = shape.len();
+    let mut counter = vec![0i64; rank];
+    let mut open = 0usize;
+    for idx in 0..n as usize {
+        if idx != 0 {
+            out.push_str(", ");
+        }
+        while open < rank {
+            out.push('[');
+            open += 1;
+        }
+        elem(idx, out);
+        if rank > 0 {
+            counter[rank - 1] += 1;
+            let mut i = rank - 1;
+            while i > 0 {
+                if counter[i] >= shape[i] {
+                    counter[i] = 0;
+                    counter[i - 1] += 1;
+                    open -= 1;
+                    out.push(']');
+                }
+                i -= 1;
+            }
+        }
+    }
+    while open > 0 {
+        out.push(']');
+        open -= 1;
+    }
+}
+
+fn dims(shape: &[i64], out: &mut String) {
+    for &d in shape {
+        if d == DYNAMIC {
+            out.push('?');
+        } else {
+            let _ = write!(out, "{d}");
+        }
+        out.push('x');
+    }
+}
+
+fn dyn_int(v: i64, out: &mut String) {
+    if v == DYNAMIC {
+        out.push('?');
+    } else {
+        let _ = write!(out, "{v}");
+    }
+}
+
+fn hex_upper(data: &[u8], out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    out.reserve(data.len() * 2);
+    for &b in data {
+        out.push(HEX[(b >> 4) as usize] as char);
+        out.push(HEX[(b & 15) as usize] as char);
+    }
+}
+
+/// LLVM's `printEscapedString`: printable ASCII but `"` and `\` as is,
+/// `\\` for backslash, `\XX` (upper-case hex) for everything else.
+pub fn escaped_string(s: &[u8], out: &mut String) {
+    out.push('"');
+    escape_into(s, out);
+    out.push('"');
+}
+
+fn escape_into(s: &[u8], out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for &c in s {
+        if c == b'\\' {
+            out.push_str("\\\\");
+        } else if (0x20..0x7f).contains(&c) && c != b'"' {
+            out.push(c as char);
+        } else {
+            out.push('\\');
+            out.push(HEX[(c >> 4) as usize] as char);
+            out.push(HEX[(c & 15) as usize] as char);
+        }
+    }
+}
+
+fn quoted(s: &[u8], out: &mut String) {
+    escaped_string(s, out);
+}
+
+fn is_bare_identifier(s: &[u8]) -> bool {
+    match s.first() {
+        Some(&c) if c.is_ascii_alphabetic() || c == b'_' => {}
+        _ => return false,
+    }
+    s[1..]
+        .iter()
+        .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.')
+}
+
+fn keyword_or_string(s: &[u8], out: &mut String) {
+    if is_bare_identifier(s) {
+        out.push_str(std::str::from_utf8(s).expect("ASCII"));
+    } else {
+        escaped_string(s, out);
+    }
+}
+
+fn symbol_ref(s: &[u8], out: &mut String) {
+    if s.is_empty() {
+        out.push_str("@<<INVALID EMPTY SYMBOL>>");
+        return;
+    }
+    out.push('@');
+    keyword_or_string(s, out);
+}
+
+/// `#dialect.sym` when the symbol data is `ident(<...>)?`, else `#dialect<data>`.
+fn dialect_symbol(prefix: char, dialect: &str, data: &str, out: &mut String) {
+    out.push(prefix);
+    out.push_str(dialect);
+    let b = data.as_bytes();
+    let simple = match b.first() {
+        Some(c) if c.is_ascii_alphabetic() => {
+            let rest_at = b
+                .iter()
+                .position(|&c| !(c.is_ascii_alphanumeric() || c == b'.' || c == b'_'));
+            match rest_at {
+                None => true,
+                Some(i) => b[i] == b'<' && b.last() == Some(&b'>'),
+            }
+        }
+        _ => false,
+    };
+    if simple {
+        out.push('.');
+        out.push_str(data);
+    } else {
+        out.push('<');
+        out.push_str(data);
+        out.push('>');
+    }
+}
