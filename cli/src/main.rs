@@ -55,11 +55,9 @@ fn read_input(input: &Path) -> Result<(Vec<u8>, String), String> {
     }
     let data = std::fs::read(input)
         .map_err(|e| format!("error: cannot read '{}': {e}", input.display()))?;
-    let name = input
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| input.display().to_string());
-    Ok((data, name))
+    // Locations made up by the parser name the file as given on the command
+    // line, as mlir-opt does.
+    Ok((data, input.display().to_string()))
 }
 
 /// Writes `data` to `output` atomically: a temporary file in the same

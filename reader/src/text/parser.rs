@@ -318,6 +318,8 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        let scope = self.block_scopes.pop().expect("pushed above");
+        self.check_blocks_defined(&scope)?;
         self.resolve_deferred_locs()?;
         self.finish_values()?;
         let ops = self.m.block(top_block).ops.clone();
@@ -884,6 +886,15 @@ impl<'a> Parser<'a> {
         }
         self.expect(Tok::RBrace, "'}' to end the region")?;
         let scope = self.block_scopes.pop().expect("pushed above");
+        self.check_blocks_defined(&scope)?;
+        for name in self.scope_defs.pop().expect("pushed above") {
+            self.names.remove(&name);
+        }
+        self.leave();
+        Ok(region)
+    }
+
+    fn check_blocks_defined(&self, scope: &BlockScope) -> Result<()> {
         if let Some((name, (_, _, at))) = scope
             .blocks
             .iter()
@@ -895,11 +906,7 @@ impl<'a> Parser<'a> {
                 format!("reference to an undefined block '^{}'", lossy(name)),
             );
         }
-        for name in self.scope_defs.pop().expect("pushed above") {
-            self.names.remove(&name);
-        }
-        self.leave();
-        Ok(region)
+        Ok(())
     }
 
     fn parse_block_label(&mut self) -> Result<BlockId> {
