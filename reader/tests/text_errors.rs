@@ -39,7 +39,10 @@ fn diagnostic_shows_source_line_and_caret() {
     let (d, kind) = diag("\"a.b\"() : () -> ()\n\"c.d\"(%x) : (i32) -> ()\n");
     assert_eq!(kind, ErrorKind::Semantic);
     let lines: Vec<&str> = d.lines().collect();
-    assert_eq!(lines[0], "bad.mlir:2:7: error: use of undeclared SSA value name '%x'");
+    assert_eq!(
+        lines[0],
+        "bad.mlir:2:7: error: use of undeclared SSA value name '%x'"
+    );
     assert_eq!(lines[1], "\"c.d\"(%x) : (i32) -> ()");
     assert_eq!(lines[2], "      ^");
 }
@@ -48,99 +51,344 @@ fn diagnostic_shows_source_line_and_caret() {
 fn custom_syntax_is_rejected_with_advice() {
     let (d, kind) = diag("func.func @f() {\n  return\n}\n");
     assert_eq!(kind, ErrorKind::Unsupported);
-    assert!(d.starts_with("bad.mlir:1:1: error: custom operation syntax ('func.func') is not supported"), "{d}");
+    assert!(
+        d.starts_with(
+            "bad.mlir:1:1: error: custom operation syntax ('func.func') is not supported"
+        ),
+        "{d}"
+    );
     assert!(d.contains("mlir-opt --mlir-print-op-generic"), "{d}");
 }
 
 #[test]
 fn operation_errors() {
-    check("\"a\"(%0) : () -> ()", "1:11", "expected 1 operand type but had 0");
-    check("%0:2 = \"a\"() : () -> i32", "1:1", "operation defines 1 results but was provided 2 to bind");
-    check("%0 = \"a\"() : () -> i32\n%0 = \"b\"() : () -> i32", "2:1", "redefinition of SSA value '%0'");
-    check("\"a\"() : i32", "1:9", "expected a function type for the operation's signature");
-    check("\"a\"()", "1:6", "expected ':' followed by the operation's type, but reached the end of the input");
-    check("\"a\" : () -> ()", "1:5", "expected '(' to start the operand list");
-    check("%0 = \"a\"() : () -> i32\n\"b\"(%0#3) : (i32) -> ()", "2:5", "reference to invalid result number 3 of '%0', which has 1 results");
-    check("%0 = \"a\"() : () -> i32\n\"b\"(%0) : (f32) -> ()", "2:5", "use of value '%0' expects different type than prior uses");
-    check("\"b\"(%7) : (i32) -> ()\n%7 = \"a\"() : () -> f32", "2:1", "definition of SSA value '%7' has a different type than prior uses");
-    check("%x:0 = \"a\"() : () -> ()", "1:4", "expected a positive result count");
-    check("\"a\"() <{x = 1} : () -> ()", "1:16", "expected '>' to close the properties");
-    check("\"a\\q\"() : () -> ()", "1:3", "invalid escape sequence in string literal");
-    check("\"a\"() : () -> () loc(#nope)", "1:22", "undefined location alias '#nope'");
-    check("#a = 1\n\"a\"() : () -> () loc(#a)", "2:22", "expected location, but '#a' is not a location");
-    check("$", "1:1", "unexpected character; expected an operation name string");
+    check(
+        "\"a\"(%0) : () -> ()",
+        "1:11",
+        "expected 1 operand type but had 0",
+    );
+    check(
+        "%0:2 = \"a\"() : () -> i32",
+        "1:1",
+        "operation defines 1 results but was provided 2 to bind",
+    );
+    check(
+        "%0 = \"a\"() : () -> i32\n%0 = \"b\"() : () -> i32",
+        "2:1",
+        "redefinition of SSA value '%0'",
+    );
+    check(
+        "\"a\"() : i32",
+        "1:9",
+        "expected a function type for the operation's signature",
+    );
+    check(
+        "\"a\"()",
+        "1:6",
+        "expected ':' followed by the operation's type, but reached the end of the input",
+    );
+    check(
+        "\"a\" : () -> ()",
+        "1:5",
+        "expected '(' to start the operand list",
+    );
+    check(
+        "%0 = \"a\"() : () -> i32\n\"b\"(%0#3) : (i32) -> ()",
+        "2:5",
+        "reference to invalid result number 3 of '%0', which has 1 results",
+    );
+    check(
+        "%0 = \"a\"() : () -> i32\n\"b\"(%0) : (f32) -> ()",
+        "2:5",
+        "use of value '%0' expects different type than prior uses",
+    );
+    check(
+        "\"b\"(%7) : (i32) -> ()\n%7 = \"a\"() : () -> f32",
+        "2:1",
+        "definition of SSA value '%7' has a different type than prior uses",
+    );
+    check(
+        "%x:0 = \"a\"() : () -> ()",
+        "1:4",
+        "expected a positive result count",
+    );
+    check(
+        "\"a\"() <{x = 1} : () -> ()",
+        "1:16",
+        "expected '>' to close the properties",
+    );
+    check(
+        "\"a\\q\"() : () -> ()",
+        "1:3",
+        "invalid escape sequence in string literal",
+    );
+    check(
+        "\"a\"() : () -> () loc(#nope)",
+        "1:22",
+        "undefined location alias '#nope'",
+    );
+    check(
+        "#a = 1\n\"a\"() : () -> () loc(#a)",
+        "2:22",
+        "expected location, but '#a' is not a location",
+    );
+    check(
+        "$",
+        "1:1",
+        "unexpected character; expected an operation name string",
+    );
 }
 
 #[test]
 fn region_and_block_errors() {
-    check("\"a\"() ({\n  \"b\"()[^bb9] : () -> ()\n}) : () -> ()", "2:9", "reference to an undefined block '^bb9'");
-    check("\"a\"() ({\n^bb0:\n  \"b\"() : () -> ()\n^bb0:\n  \"c\"() : () -> ()\n}) : () -> ()", "4:1", "redefinition of block '^bb0'");
-    check("\"a\"() ({\n^bb0(%x i32):\n}) : () -> ()", "2:9", "expected ':' and the argument's type");
-    check("\"a\"() ({\n  \"b\"() : () -> ()\n", "3:1", "expected '}' to end the region, but reached the end of the input");
-    check("\"a\"()[^bb0] : () -> ()", "1:7", "reference to an undefined block '^bb0'");
+    check(
+        "\"a\"() ({\n  \"b\"()[^bb9] : () -> ()\n}) : () -> ()",
+        "2:9",
+        "reference to an undefined block '^bb9'",
+    );
+    check(
+        "\"a\"() ({\n^bb0:\n  \"b\"() : () -> ()\n^bb0:\n  \"c\"() : () -> ()\n}) : () -> ()",
+        "4:1",
+        "redefinition of block '^bb0'",
+    );
+    check(
+        "\"a\"() ({\n^bb0(%x i32):\n}) : () -> ()",
+        "2:9",
+        "expected ':' and the argument's type",
+    );
+    check(
+        "\"a\"() ({\n  \"b\"() : () -> ()\n",
+        "3:1",
+        "expected '}' to end the region, but reached the end of the input",
+    );
+    check(
+        "\"a\"()[^bb0] : () -> ()",
+        "1:7",
+        "reference to an undefined block '^bb0'",
+    );
 }
 
 #[test]
 fn type_errors() {
-    check("\"a\"() : () -> i99999999", "1:15", "invalid integer width (at most 16777215)");
+    check(
+        "\"a\"() : () -> i99999999",
+        "1:15",
+        "invalid integer width (at most 16777215)",
+    );
     check("\"a\"() : () -> foo", "1:15", "unknown type 'foo'");
-    check("\"a\"() : () -> tensor<4xq32>", "1:24", "unknown type 'q32'");
-    check("\"a\"() : () -> tensor<4yf32>", "1:23", "expected 'x' in dimension list");
-    check("\"a\"() : () -> vector<0xf32>", "1:22", "vector types must have positive constant sizes");
-    check("\"a\"() : () -> vector<[4x8xf32>", "1:22", "expected a scalable dimension like '[4]'");
-    check("\"a\"() : () -> !nope", "1:15", "undefined symbol alias id 'nope'");
-    check("\"a\"() : () -> !foo<\"x\"", "1:19", "unbalanced '<' character in pretty dialect name");
-    check("\"a\"() : () -> (i32) -> i32 -> i32", "1:21", "expected an operation name string");
-    check("\"a\"() : () -> memref<4xf32, 1, 2>", "1:32", "multiple memory spaces specified in memref type");
-    check("\"a\"() : () -> tensor<99999999999999999999xf32>", "1:22", "dimension is too large");
+    check(
+        "\"a\"() : () -> tensor<4xq32>",
+        "1:24",
+        "unknown type 'q32'",
+    );
+    check(
+        "\"a\"() : () -> tensor<4yf32>",
+        "1:23",
+        "expected 'x' in dimension list",
+    );
+    check(
+        "\"a\"() : () -> vector<0xf32>",
+        "1:22",
+        "vector types must have positive constant sizes",
+    );
+    check(
+        "\"a\"() : () -> vector<[4x8xf32>",
+        "1:22",
+        "expected a scalable dimension like '[4]'",
+    );
+    check(
+        "\"a\"() : () -> !nope",
+        "1:15",
+        "undefined symbol alias id 'nope'",
+    );
+    check(
+        "\"a\"() : () -> !foo<\"x\"",
+        "1:19",
+        "unbalanced '<' character in pretty dialect name",
+    );
+    check(
+        "\"a\"() : () -> (i32) -> i32 -> i32",
+        "1:21",
+        "expected an operation name string",
+    );
+    check(
+        "\"a\"() : () -> memref<4xf32, 1, 2>",
+        "1:32",
+        "multiple memory spaces specified in memref type",
+    );
+    check(
+        "\"a\"() : () -> tensor<99999999999999999999xf32>",
+        "1:22",
+        "dimension is too large",
+    );
 }
 
 #[test]
 fn attribute_errors() {
     let op = |a: &str| format!("\"a\"() {{x = {a}}} : () -> ()");
-    check(&op("300 : i8"), "1:12", "integer constant out of range for attribute");
-    check(&op("-1 : ui8"), "1:13", "negative integer literal not valid for unsigned integer type");
-    check(&op("1.5 : i32"), "1:12", "floating point value not valid for specified type");
+    check(
+        &op("300 : i8"),
+        "1:12",
+        "integer constant out of range for attribute",
+    );
+    check(
+        &op("-1 : ui8"),
+        "1:13",
+        "negative integer literal not valid for unsigned integer type",
+    );
+    check(
+        &op("1.5 : i32"),
+        "1:12",
+        "floating point value not valid for specified type",
+    );
     check(&op("1 : f32"), "1:12", "unexpected decimal integer literal for a floating point value (add a trailing dot to make the literal a float)");
-    check(&op("-0x3F80 : f16"), "1:13", "hexadecimal float literal should not have a leading minus");
-    check(&op("0x1FFFF : f16"), "1:12", "hexadecimal float constant out of range for type");
-    check(&op("1 : tensor<2xi32>"), "1:12", "integer literal not valid for specified type");
-    check(&op("#undefined"), "1:12", "undefined symbol alias id 'undefined'");
-    check("\"a\"() {x = 1, x = 2} : () -> ()", "1:15", "duplicate key 'x' in dictionary attribute");
-    check("\"a\"() {\"\" = 1} : () -> ()", "1:8", "expected valid attribute name");
-    check(&op("dense<[1, 2, 3]> : tensor<2xi32>"), "1:19", "inferred shape of elements literal ([3]) does not match type ([2])");
-    check(&op("dense<[[1], [2, 3]]> : tensor<2x1xi32>"), "1:18", "tensor literal is invalid; ranks are not consistent between elements");
-    check(&op("dense<\"0x0102\"> : tensor<3xi32>"), "1:18", "elements hex data size is invalid for provided type: 2 bytes for 3 elements of 4 bytes");
-    check(&op("dense<1> : i32"), "1:23", "elements literal must be a shaped type");
-    check(&op("dense<1> : tensor<?xi32>"), "1:23", "elements literal type must have static shape");
-    check(&op("dense<[1.5]> : tensor<1xi32>"), "1:19", "expected integer elements, but parsed floating-point");
+    check(
+        &op("-0x3F80 : f16"),
+        "1:13",
+        "hexadecimal float literal should not have a leading minus",
+    );
+    check(
+        &op("0x1FFFF : f16"),
+        "1:12",
+        "hexadecimal float constant out of range for type",
+    );
+    check(
+        &op("1 : tensor<2xi32>"),
+        "1:12",
+        "integer literal not valid for specified type",
+    );
+    check(
+        &op("#undefined"),
+        "1:12",
+        "undefined symbol alias id 'undefined'",
+    );
+    check(
+        "\"a\"() {x = 1, x = 2} : () -> ()",
+        "1:15",
+        "duplicate key 'x' in dictionary attribute",
+    );
+    check(
+        "\"a\"() {\"\" = 1} : () -> ()",
+        "1:8",
+        "expected valid attribute name",
+    );
+    check(
+        &op("dense<[1, 2, 3]> : tensor<2xi32>"),
+        "1:19",
+        "inferred shape of elements literal ([3]) does not match type ([2])",
+    );
+    check(
+        &op("dense<[[1], [2, 3]]> : tensor<2x1xi32>"),
+        "1:18",
+        "tensor literal is invalid; ranks are not consistent between elements",
+    );
+    check(
+        &op("dense<\"0x0102\"> : tensor<3xi32>"),
+        "1:18",
+        "elements hex data size is invalid for provided type: 2 bytes for 3 elements of 4 bytes",
+    );
+    check(
+        &op("dense<1> : i32"),
+        "1:23",
+        "elements literal must be a shaped type",
+    );
+    check(
+        &op("dense<1> : tensor<?xi32>"),
+        "1:23",
+        "elements literal type must have static shape",
+    );
+    check(
+        &op("dense<[1.5]> : tensor<1xi32>"),
+        "1:19",
+        "expected integer elements, but parsed floating-point",
+    );
     check(&op("dense<[1]> : tensor<1xf32>"), "1:19", "unexpected decimal integer literal for a floating point value (add a trailing dot to make the literal a float)");
-    check(&op("dense<[1e999.0]> : tensor<1xf32>"), "1:20", "expected ',' or ']'");
-    check(&op("dense<[1.0e999]> : tensor<1xf32>"), "1:19", "floating point value too large for attribute");
-    check(&op("array<tensor<2xi32>: 1>"), "1:18", "expected integer or float type for a dense array");
-    check(&op("affine_map<(d0) -> (d1)>"), "1:32", "use of undeclared identifier 'd1'");
+    check(
+        &op("dense<[1e999.0]> : tensor<1xf32>"),
+        "1:20",
+        "expected ',' or ']'",
+    );
+    check(
+        &op("dense<[1.0e999]> : tensor<1xf32>"),
+        "1:19",
+        "floating point value too large for attribute",
+    );
+    check(
+        &op("array<tensor<2xi32>: 1>"),
+        "1:18",
+        "expected integer or float type for a dense array",
+    );
+    check(
+        &op("affine_map<(d0) -> (d1)>"),
+        "1:32",
+        "use of undeclared identifier 'd1'",
+    );
     check(&op("strided<[1, x]>"), "1:24", "expected an integer or '?'");
-    check(&op("distinct[0]<1>, y = distinct[0]<2>"), "1:32", "referenced attribute does not match previous definition of distinct[0]");
-    check(&op("loc(\"f\":1:2 to)"), "1:26", "expected an integer in location");
-    check(&op("loc(callsite(\"a\" \"b\"))"), "1:29", "expected 'at' in callsite location");
+    check(
+        &op("distinct[0]<1>, y = distinct[0]<2>"),
+        "1:32",
+        "referenced attribute does not match previous definition of distinct[0]",
+    );
+    check(
+        &op("loc(\"f\":1:2 to)"),
+        "1:26",
+        "expected an integer in location",
+    );
+    check(
+        &op("loc(callsite(\"a\" \"b\"))"),
+        "1:29",
+        "expected 'at' in callsite location",
+    );
     check(&op("loc(bogus)"), "1:16", "expected location instance");
-    check("#a = 1\n#a = 2\n", "2:1", "redefinition of attribute alias id 'a'");
-    check("!a = i32\n!a = i64\n", "2:1", "redefinition of type alias id 'a'");
-    check("#a.b = 1\n", "1:1", "expected an alias name without a '.' (a dotted name is a dialect symbol)");
+    check(
+        "#a = 1\n#a = 2\n",
+        "2:1",
+        "redefinition of attribute alias id 'a'",
+    );
+    check(
+        "!a = i32\n!a = i64\n",
+        "2:1",
+        "redefinition of type alias id 'a'",
+    );
+    check(
+        "#a.b = 1\n",
+        "1:1",
+        "expected an alias name without a '.' (a dotted name is a dialect symbol)",
+    );
 }
 
 #[test]
 fn file_metadata_errors() {
-    check("{-# bogus: {} #-}", "1:5", "unknown file metadata key 'bogus'");
-    check("{-# dialect_resources: { builtin: { k: \"0x0G\" } } #-}", "1:40", "malformed hex string in resource blob");
-    check("{-# dialect_resources: { builtin: { k: \"0x0100\" } } #-}", "1:40", "resource blob is missing its 4-byte alignment prefix");
-    check("{-# dialect_resources: { builtin: { k: \"0x03000000\" } } #-}", "1:40", "resource blob alignment 3 is not a power of two");
+    check(
+        "{-# bogus: {} #-}",
+        "1:5",
+        "unknown file metadata key 'bogus'",
+    );
+    check(
+        "{-# dialect_resources: { builtin: { k: \"0x0G\" } } #-}",
+        "1:40",
+        "malformed hex string in resource blob",
+    );
+    check(
+        "{-# dialect_resources: { builtin: { k: \"0x0100\" } } #-}",
+        "1:40",
+        "resource blob is missing its 4-byte alignment prefix",
+    );
+    check(
+        "{-# dialect_resources: { builtin: { k: \"0x03000000\" } } #-}",
+        "1:40",
+        "resource blob alignment 3 is not a power of two",
+    );
 }
 
 #[test]
 fn nesting_limit_is_an_error_not_a_stack_overflow() {
     let depth = 100_000;
-    let src = format!("\"a\"() {{x = {}1{}}} : () -> ()", "[".repeat(depth), "]".repeat(depth));
+    let src = format!(
+        "\"a\"() {{x = {}1{}}} : () -> ()",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
     let (d, kind) = diag(&src);
     assert_eq!(kind, ErrorKind::Limit);
     assert!(d.contains("nesting deeper than the limit of 512"), "{d}");

@@ -56,7 +56,9 @@ fn clip(s: &str) -> String {
 /// `(assertion, case id)` pairs listed in `tests/known-failures/<file>`:
 /// tab-separated `assertion  case-id  reason`, `#` comments.
 pub fn known_failures(file: &str) -> std::collections::BTreeSet<(String, String)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("known-failures").join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("known-failures")
+        .join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -64,7 +66,11 @@ pub fn known_failures(file: &str) -> std::collections::BTreeSet<(String, String)
             let mut f = l.split('\t');
             let a = f.next().unwrap_or("").to_string();
             let id = f.next().unwrap_or("").to_string();
-            assert!(f.next().is_some_and(|r| !r.trim().is_empty()), "{}: every entry needs a reason: {l}", path.display());
+            assert!(
+                f.next().is_some_and(|r| !r.trim().is_empty()),
+                "{}: every entry needs a reason: {l}",
+                path.display()
+            );
             (a, id)
         })
         .collect()

@@ -92,7 +92,11 @@ fn judge(tallies: &[Tally]) {
     for u in unexpected.iter().take(50) {
         println!("UNEXPECTED FAILURE {u}");
     }
-    assert!(unexpected.is_empty(), "{} cases differ from mlir-opt's text (see above)", unexpected.len());
+    assert!(
+        unexpected.is_empty(),
+        "{} cases differ from mlir-opt's text (see above)",
+        unexpected.len()
+    );
     let _ = now_passing;
 }
 
@@ -121,7 +125,10 @@ fn real_client_text_round_trip() {
         for (id, why) in &t.failed {
             println!("FAIL [{}] {id}: {why}", t.name);
         }
-        assert_eq!(t.pass, t.total, "real-client modules must match mlir-opt exactly");
+        assert_eq!(
+            t.pass, t.total,
+            "real-client modules must match mlir-opt exactly"
+        );
         assert_eq!(t.total, 2);
     }
 }

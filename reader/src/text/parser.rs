@@ -92,6 +92,7 @@ struct Parser<'a> {
     distinct: HashMap<u64, (u32, AttrId)>,
     unit_attr: AttrId,
     empty_dict: AttrId,
+    line_starts: std::cell::OnceCell<Vec<usize>>,
 }
 
 impl<'a> Parser<'a> {
@@ -117,10 +118,34 @@ impl<'a> Parser<'a> {
             distinct: HashMap::new(),
             unit_attr,
             empty_dict,
+            line_starts: std::cell::OnceCell::new(),
         }
     }
 
     // ----- diagnostics -----
+
+    /// Byte offsets where lines start, computed once on first use.
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(
+                    self.src
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, &c)| c == b'\n')
+                        .map(|(i, _)| i + 1),
+                )
+                .collect()
+        })
+    }
+
+    /// 1-based line and byte column of `offset`, as MLIR reports source
+    /// locations.
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let starts = self.line_starts();
+        let line = starts.partition_point(|&s| s <= offset);
+        (line, offset - starts[line - 1] + 1)
+    }
 
     fn position(&self, offset: usize) -> Position {
         let offset = offset.min(self.src.len());
@@ -287,9 +312,7 @@ impl<'a> Parser<'a> {
     }
 
     fn loc_at(&mut self, offset: usize) -> AttrId {
-        let Position::Text { line, col, .. } = self.position(offset) else {
-            unreachable!()
-        };
+        let (line, col) = self.line_col(offset);
         self.m.ctx.intern_attr(AttrData::FileLineCol {
             file: self.file.as_bytes().into(),
             line: line as u32,
