@@ -18,7 +18,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Print a module in MLIR's generic form, as
+    /// Print a module (generic text or bytecode, told apart by the bytecode
+    /// magic) in MLIR's generic form, as
     /// `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo` does.
     ///
     /// Example: rmlir-bc decode examples/hello.mlir -o out.mlir
@@ -103,7 +104,11 @@ fn run(cli: Cli) -> Result<(), String> {
             local_scope,
         } => {
             let (data, name) = read_input(&input)?;
-            let module = rmlir_reader::parse_module(&data, &name).map_err(|e| e.to_string())?;
+            let module = if rmlir_reader::is_bytecode(&data) {
+                rmlir_reader::read_bytecode(&data).map_err(|e| format!("{name}: {e}"))?
+            } else {
+                rmlir_reader::parse_module(&data, &name).map_err(|e| e.to_string())?
+            };
             let text =
                 rmlir_writer::print_module(&module, rmlir_writer::PrintOptions { local_scope });
             write_output(output.as_deref(), text.as_bytes())

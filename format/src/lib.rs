@@ -2,11 +2,13 @@
 //! (SPEC.md §2), plus float semantics and, later, wire-level primitives.
 pub mod affine;
 pub mod attrs;
+pub mod bytecode;
 pub mod context;
 pub mod dense;
 pub mod dialects;
 pub mod float;
 pub mod ir;
+pub mod op_registry;
 pub mod types;
 
 pub use attrs::{AttrData, BodyPiece, Bytes, DialectBody};

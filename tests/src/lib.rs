@@ -75,3 +75,4 @@ pub fn known_failures(file: &str) -> std::collections::BTreeSet<(String, String)
         })
         .collect()
 }
+pub mod oracle;

@@ -925,6 +925,149 @@ func.func @m(%i: index, %n: index) {
 }
 
 
+# ---------------------------------------------------------------------------
+# --tblgen-kinds: run mlir-tblgen 22 on ops using every Properties.td kind and
+# check that gen_layouts recognises the generated code (no mlir-opt op uses
+# bool/string/array/prop_attr, so this checks the parser, not the wire).
+# ---------------------------------------------------------------------------
+
+MLIR_TBLGEN = "/usr/lib/llvm-22/bin/mlir-tblgen"
+TBLGEN_INCLUDE = "/usr/lib/llvm-22/include"
+KINDS_TD = r'''include "mlir/IR/OpBase.td"
+include "mlir/IR/Properties.td"
+include "mlir/IR/EnumAttr.td"
+
+def K_Dialect : Dialect {
+  let name = "kinds";
+  let cppNamespace = "::kinds";
+}
+class K_Op<string m, list<Trait> t = []> : Op<K_Dialect, m, t>;
+
+def K_Color : I32EnumAttr<"Color", "", [I32EnumAttrCase<"red", 0>, I32EnumAttrCase<"blue", 5>]> {
+  let cppNamespace = "::kinds";
+  let genSpecializedAttr = 0;
+}
+def K_Small : I64EnumAttr<"Wide", "", [I64EnumAttrCase<"a", 0>, I64EnumAttrCase<"b", 1>]> {
+  let cppNamespace = "::kinds";
+  let genSpecializedAttr = 0;
+}
+def K_Bits : I8BitEnumAttr<"Bits", "", [I8BitEnumAttrCaseNone<"none">, I8BitEnumAttrCaseBit<"x", 0>]> {
+  let cppNamespace = "::kinds";
+  let genSpecializedAttr = 0;
+}
+
+def K_IntsOp : K_Op<"ints"> {
+  let arguments = (ins I32Prop:$a, I64Prop:$b, IntProp<"uint8_t">:$c, IntProp<"int16_t">:$d,
+                   DefaultValuedProp<I64Prop, "7">:$e,
+                   ConfinedProp<I64Prop, CPred<"$_self > 0">>:$f);
+}
+def K_BoolsOp : K_Op<"bools"> {
+  let arguments = (ins BoolProp:$a, UnitProp:$b, DefaultValuedProp<BoolProp, "true">:$c);
+}
+def K_StringsOp : K_Op<"strings"> {
+  let arguments = (ins StringProp:$s, OptionalProp<StringProp>:$os);
+}
+def K_ArraysOp : K_Op<"arrays"> {
+  let arguments = (ins ArrayProp<I64Prop>:$a, ArrayProp<StringProp>:$b,
+                   ArrayProp<ArrayProp<I32Prop>>:$c, IntArrayProp<I32Prop>:$d,
+                   OptionalProp<ArrayProp<BoolProp>>:$e, ArrayProp<OptionalProp<I64Prop>>:$f,
+                   DefaultValuedProp<ArrayProp<I64Prop>, "{}", "{}">:$g);
+}
+def K_EnumsOp : K_Op<"enums"> {
+  let arguments = (ins EnumProp<K_Color>:$c, EnumProp<K_Small>:$s, EnumProp<K_Bits>:$bits, OptionalProp<EnumProp<K_Color>>:$oc);
+}
+def K_MixedOp : K_Op<"mixed", [AttrSizedOperandSegments, AttrSizedResultSegments]> {
+  let arguments = (ins I32Attr:$req, OptionalAttr<StrAttr>:$opt, DefaultValuedAttr<I64Attr, "3">:$dflt,
+                   UnitAttr:$flag, Variadic<I32>:$xs, Optional<I32>:$y, I64Prop:$p);
+  let results = (outs Variadic<I32>:$r1, I32:$r2, Optional<I32>:$r3);
+}
+def K_ConvProp : Property<"int64_t"> {
+  let convertToAttribute = [{ return ::mlir::IntegerAttr::get(::mlir::IntegerType::get($_ctxt, 64), $_storage); }];
+  let convertFromAttribute = [{ $_storage = ::llvm::cast<::mlir::IntegerAttr>($_attr).getInt(); return ::mlir::success(); }];
+  let readFromMlirBytecode = readMlirBytecodeUsingConvertFromAttribute;
+  let writeToMlirBytecode = writeMlirBytecodeWithConvertToAttribute;
+}
+def K_ConvOp : K_Op<"conv"> {
+  let arguments = (ins K_ConvProp:$v);
+}
+def K_GenericOp : K_Op<"generic"> {
+  let arguments = (ins Property<"::kinds::MyStruct">:$s, I64Prop:$n);
+}
+def K_CustomEncOp : K_Op<"custom_enc"> {
+  let arguments = (ins I32Attr:$x);
+  let useCustomPropertiesEncoding = 1;
+}
+'''
+
+# op -> v6 fields as "name:kind-label"; v5 differs only for kinds.mixed
+KINDS_EXPECTED_V6 = {
+    "kinds.arrays": ["a:array<int>", "b:array<string>", "c:array<array<int>>", "d:array<int>",
+                     "e:optional<array<bool>>", "f:array<optional<int>>", "g:array<int>"],
+    "kinds.bools": ["a:bool", "b:unit", "c:bool"],
+    "kinds.conv": ["v:prop_attr"],
+    "kinds.enums": ["c:enum", "s:enum", "bits:enum", "oc:optional<enum>"],
+    "kinds.generic": ["s:custom", "n:int"],
+    "kinds.ints": ["a:int", "b:int", "c:int", "d:int", "e:int", "f:int"],
+    "kinds.mixed": ["dflt:opt_attr", "flag:opt_attr", "opt:opt_attr", "req:attr", "p:int",
+                    "operandSegmentSizes:sparse_segments", "resultSegmentSizes:sparse_segments"],
+    "kinds.strings": ["s:string", "os:optional<string>"],
+}
+KINDS_EXPECTED_V5_MIXED = ["dflt:opt_attr", "flag:opt_attr", "operandSegmentSizes:legacy_segments",
+                           "opt:opt_attr", "req:attr", "resultSegmentSizes:legacy_segments", "p:int"]
+
+
+def tblgen_kinds():
+    sys.path.insert(0, HERE)
+    sys.dont_write_bytecode = True
+    import gen_layouts as G
+    tmp = tempfile.mkdtemp(prefix="ods-layouts-tblgen-")
+    try:
+        td = os.path.join(tmp, "Kinds.td")
+        with open(td, "w") as fh:
+            fh.write(KINDS_TD)
+        for gen, out in (("-gen-op-decls", "Kinds.h.inc"), ("-gen-op-defs", "Kinds.cpp.inc")):
+            subprocess.run([MLIR_TBLGEN, gen, "-I", TBLGEN_INCLUDE, td, "-o",
+                            os.path.join(tmp, out)], check=True)
+        fails = []
+        # 1. default mode must refuse the two custom encodings
+        try:
+            G.build(tmp, allow_custom=False)
+            fails.append("custom encodings were not refused")
+        except G.LayoutError as e:
+            msg = str(e)
+            for needle in ("kinds.custom_enc", "kinds.generic: property s"):
+                if needle not in msg:
+                    fails.append("refusal does not mention %s" % needle)
+        # 2. with --allow-custom every kind must come out as expected
+        ops, custom, _, _ = G.build(tmp, allow_custom=True)
+        got = {o["name"]: o for o in ops}
+        for name, exp in sorted(KINDS_EXPECTED_V6.items()):
+            o = got.get(name)
+            labels = ["%s:%s" % (f["name"], G.kind_label(f)) for f in (o or {}).get("v6") or []]
+            if labels != exp:
+                fails.append("%s: v6 %s != expected %s" % (name, labels, exp))
+        mixed = ["%s:%s" % (f["name"], G.kind_label(f)) for f in got["kinds.mixed"]["v5"]]
+        if mixed != KINDS_EXPECTED_V5_MIXED:
+            fails.append("kinds.mixed: v5 %s" % mixed)
+        seg = {f["name"]: f["size"] for f in got["kinds.mixed"]["v6"] if "size" in f}
+        if seg != {"operandSegmentSizes": 2, "resultSegmentSizes": 3}:
+            fails.append("kinds.mixed: segment sizes %s" % seg)
+        enums = {f["name"]: f.get("max") for f in got["kinds.enums"]["v6"]}
+        if enums.get("c") != "uint32_t" or enums.get("s") != "uint64_t" or enums.get("bits") != "uint8_t":
+            fails.append("kinds.enums: underlying types %s" % enums)
+        ce = got.get("kinds.custom_enc", {})
+        if not ce.get("custom_encoding") or ce.get("v6") is not None:
+            fails.append("kinds.custom_enc not recorded as custom_encoding")
+        print("== mlir-tblgen 22 kinds self-test (%d ops) ==" % len(KINDS_EXPECTED_V6 | {"kinds.custom_enc": 0}))
+        for f in fails:
+            print("  FAIL " + f)
+        if not fails:
+            print("  all property kinds recognised; custom encodings refused by default")
+        return len(fails)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def mlir_opt(args, cwd=None):
     p = subprocess.run([MLIR_OPT] + args, capture_output=True, cwd=cwd)
     if p.returncode:
@@ -950,18 +1093,26 @@ def make_v5(case_dir, cache, case):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--layouts", default=DEFAULT_LAYOUTS)
+    ap.add_argument("--layouts", action="append",
+                    help="layout JSON (repeatable; default %s)" % os.path.normpath(DEFAULT_LAYOUTS))
     ap.add_argument("--corpus", default=DEFAULT_CORPUS, help="folder of case folders")
     ap.add_argument("--limit", type=int, default=0, help="only the first N cases (sorted)")
     ap.add_argument("--v5", action="store_true", help="also check mlir-opt --emit-bytecode-version=5 output")
     ap.add_argument("--synthetic", action="store_true", help="also check the built-in extra inputs (v5 and v6)")
+    ap.add_argument("--tblgen-kinds", action="store_true",
+                    help="also run the mlir-tblgen 22 self-test of every Properties.td kind")
     ap.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "ods-layouts-v5-cache"))
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     args = ap.parse_args(argv)
 
-    with open(args.layouts, encoding="utf-8") as fh:
-        doc = json.load(fh)
-    layouts = {op["name"]: op for op in doc["ops"]}
+    layouts = {}
+    for path in args.layouts or [DEFAULT_LAYOUTS]:
+        with open(path, encoding="utf-8") as fh:
+            for op in json.load(fh)["ops"]:
+                if op["name"] in layouts:
+                    print("error: op %s in more than one layout file" % op["name"], file=sys.stderr)
+                    return 2
+                layouts[op["name"]] = op
 
     cases = sorted(os.listdir(args.corpus)) if args.corpus and os.path.isdir(args.corpus) else []
     cases = [c for c in cases if os.path.exists(os.path.join(args.corpus, c, "v6.mlirbc"))]
@@ -1017,6 +1168,8 @@ def main(argv=None):
         T5 = run_set("synthetic v5", items5, layouts)
         shutil.rmtree(tmp, ignore_errors=True)
         bad += len(T6.failures) + len(T5.failures)
+    if args.tblgen_kinds:
+        bad += tblgen_kinds()
     print("RESULT: %s" % ("OK" if bad == 0 else "%d failure(s)" % bad))
     return 0 if bad == 0 else 1
 

@@ -766,7 +766,7 @@ def build(include_dir, allow_custom=False, log=print):
             errors.append("%s: attribute reads %s differ from getAttributeNames %s"
                           % (name, sorted(read_attrs), sorted(listed)))
             continue
-        for f in v5 + v6:
+        for f in merged:
             if _has_custom(f):
                 custom.append("%s: property %s uses the generic readFromMlirBytecode overload "
                               "for C++ type %s" % (name, f["name"], f.get("ctype")))
@@ -844,8 +844,9 @@ def main(argv=None):
     ap.add_argument("--include-dir", default=DEFAULT_INCLUDE,
                     help="root scanned recursively for *.h.inc / *.cpp.inc (default %(default)s)")
     ap.add_argument("--out", help="write the layout JSON here (default: print summary only)")
-    ap.add_argument("--mlir-release", default=DEFAULT_RELEASE,
-                    help="value of the top-level mlir_release key (default %(default)s)")
+    ap.add_argument("--mlir-release",
+                    help="value of the top-level mlir_release key (default: %s for the default "
+                         "include dir, else \"unknown\")" % DEFAULT_RELEASE)
     ap.add_argument("--allow-custom", action="store_true",
                     help="record ops with custom properties encodings as {\"custom\": ...} / "
                          "custom_encoding instead of failing")
@@ -858,7 +859,11 @@ def main(argv=None):
     except LayoutError as e:
         print("gen_layouts: FAILED: %s" % e, file=sys.stderr)
         return 1
-    doc = {"mlir_release": args.mlir_release, "generator": GENERATOR, "ops": ops}
+    release = args.mlir_release
+    if release is None:
+        same = os.path.realpath(args.include_dir) == os.path.realpath(DEFAULT_INCLUDE)
+        release = DEFAULT_RELEASE if same else "unknown"
+    doc = {"mlir_release": release, "generator": GENERATOR, "ops": ops}
     if args.out:
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
         with open(args.out, "w", encoding="utf-8") as fh:

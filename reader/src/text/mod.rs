@@ -2,4 +2,6 @@
 pub mod lexer;
 mod parser;
 
-pub use parser::{parse_module, parse_module_with_limits, TextLimits};
+pub use parser::{
+    parse_attr_into, parse_module, parse_module_with_limits, parse_type_into, TextLimits,
+};

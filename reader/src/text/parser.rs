@@ -35,6 +35,43 @@ pub fn parse_module(src: &[u8], file_name: &str) -> Result<Module> {
     parse_module_with_limits(src, file_name, TextLimits::default())
 }
 
+/// Parses one attribute (as printed in bytecode's textual fallback
+/// entries) into `m`'s context; the whole input must be consumed.
+pub fn parse_attr_into(m: &mut Module, src: &[u8]) -> Result<AttrId> {
+    parse_entry_into(m, src, "Attribute", |p| p.parse_attr(None))
+}
+
+/// Parses one type into `m`'s context; the whole input must be consumed.
+pub fn parse_type_into(m: &mut Module, src: &[u8]) -> Result<TypeId> {
+    parse_entry_into(m, src, "Type", |p| p.parse_type())
+}
+
+fn parse_entry_into<T>(
+    m: &mut Module,
+    src: &[u8],
+    what: &str,
+    f: impl FnOnce(&mut Parser<'_>) -> Result<T>,
+) -> Result<T> {
+    let mut p = Parser::new(src, "<bytecode entry>", TextLimits::default());
+    p.m = std::mem::take(m);
+    // The shared constants must be ids of the adopted context.
+    p.unit_attr = p.m.ctx.intern_attr(AttrData::Unit);
+    p.empty_dict = p.m.ctx.intern_attr(AttrData::Dictionary(Vec::new()));
+    let r = f(&mut p).and_then(|v| {
+        if p.is(Tok::Eof) {
+            Ok(v)
+        } else {
+            let rest = String::from_utf8_lossy(&src[p.tok.start..]).into_owned();
+            p.err_at(
+                p.tok.start,
+                format!("trailing characters found after {what} assembly format: {rest}"),
+            )
+        }
+    });
+    *m = std::mem::take(&mut p.m);
+    r
+}
+
 pub fn parse_module_with_limits(src: &[u8], file_name: &str, limits: TextLimits) -> Result<Module> {
     let mut p = Parser::new(src, file_name, limits);
     p.parse_top_level()?;

@@ -323,11 +323,13 @@ impl Printer<'_> {
                 end_line,
                 end_col,
             } => {
+                // MLIR 22 prints a range without a column as column 0, and
+                // a range whose end is its start as a plain point.
                 quoted(file, &mut self.out);
-                let _ = write!(self.out, ":{start_line}");
-                if let Some(c) = start_col {
-                    let _ = write!(self.out, ":{c}");
-                    if let (Some(el), Some(ec)) = (end_line, end_col) {
+                let col = start_col.unwrap_or(0);
+                let _ = write!(self.out, ":{start_line}:{col}");
+                if let (Some(el), Some(ec)) = (end_line, end_col) {
+                    if (*el, *ec) != (*start_line, col) {
                         if el == start_line {
                             let _ = write!(self.out, " to :{ec}");
                         } else {

@@ -1,0 +1,63 @@
+//! The serialized form of op knowledge (SPEC.md §7.1). Shared by the build
+//! script, which converts the checked-in JSON into bincode, and the
+//! registry, which loads that bincode at first use.
+
+use serde::{Deserialize, Serialize};
+
+/// How one field of a properties payload is encoded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FieldKind {
+    /// A required attribute: one attribute index.
+    Attr,
+    /// An optional (or default-valued) attribute: `vflag(index, present)`.
+    OptAttr,
+    /// v5 only: a required `DenseI32ArrayAttr` of segment sizes.
+    LegacySegments,
+    /// v6+: segment sizes as a sparse int array with `size` slots.
+    SparseSegments {
+        size: usize,
+    },
+    /// A VarInt integer property of `bits` width.
+    Int {
+        bits: u32,
+        signed: bool,
+    },
+    /// One byte 0/1.
+    Bool,
+    /// One byte 0/1 (present flag).
+    Unit,
+    /// A string-table index.
+    String,
+    /// A VarInt enum value, shown as an integer attribute of `bits` width.
+    Enum {
+        bits: u32,
+    },
+    Array(Box<FieldKind>),
+    /// One byte present flag, then the inner encoding.
+    Optional(Box<FieldKind>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Field {
+    pub name: String,
+    pub kind: FieldKind,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpInfo {
+    pub name: String,
+    pub isolated_from_above: bool,
+    pub terminator: bool,
+    pub inherent_attrs: Vec<String>,
+    pub has_properties: bool,
+    /// Reads of `readProperties` at bytecode version 5.
+    pub fields_v5: Vec<Field>,
+    /// Reads of `readProperties` at bytecode version 6.
+    pub fields_v6: Vec<Field>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct RegistryData {
+    pub mlir_release: String,
+    pub ops: Vec<OpInfo>,
+}

@@ -1,0 +1,228 @@
+//! The attribute/type tables (SPEC.md §6.6): an offset section that gives
+//! each entry's dialect, size and encoding kind, and the entries themselves,
+//! decoded on first reference and cached.
+
+use super::binary_reader::Reader;
+use super::dialect_section::Dialects;
+use super::sections::Section;
+use super::BytecodeReader;
+use crate::error::{Error, ErrorKind, Position, Result};
+
+use rmlir_format::*;
+
+/// Nested attribute/type references deeper than this are rejected, so a
+/// hostile file cannot overflow the stack.
+pub const MAX_ENTRY_DEPTH: usize = 256;
+
+#[derive(Clone, Copy)]
+pub struct Entry<'a> {
+    pub dialect: usize,
+    pub data: &'a [u8],
+    pub offset: usize,
+    pub custom: bool,
+}
+
+pub struct AttrTypeTable<'a> {
+    pub attrs: Vec<Entry<'a>>,
+    pub types: Vec<Entry<'a>>,
+    attr_cache: Vec<Option<AttrId>>,
+    type_cache: Vec<Option<TypeId>>,
+    depth: usize,
+}
+
+impl<'a> AttrTypeTable<'a> {
+    pub fn read(mut r: Reader<'a>, data: Section<'a>, dialects: &Dialects<'a>) -> Result<Self> {
+        let at = r.offset();
+        let num_attrs = r.read_varint()?;
+        let num_types = r.read_varint()?;
+        // Every entry takes at least one byte (its size) in this section.
+        r.check_count(
+            num_attrs.saturating_add(num_types),
+            1,
+            "attribute and type",
+            at,
+        )?;
+        let mut offset = 0usize;
+        let mut read_group =
+            |r: &mut Reader<'a>, total: u64, out: &mut Vec<Entry<'a>>| -> Result<()> {
+                while (out.len() as u64) < total {
+                    let at = r.offset();
+                    let d = r.read_varint()?;
+                    if d as usize >= dialects.dialects.len() {
+                        return r.err_at(at, format!("invalid dialect index: {d}"));
+                    }
+                    let at = r.offset();
+                    let count = r.read_varint()?;
+                    if count > total - out.len() as u64 {
+                        return r.err_at(
+                            at,
+                            format!("attribute/type group of {count} entries overruns the table"),
+                        );
+                    }
+                    for _ in 0..count {
+                        let at = r.offset();
+                        let (size, custom) = r.read_varint_flag()?;
+                        if size > (data.data.len() - offset) as u64 {
+                            return r.err_at(
+                                at,
+                                "Attribute or Type entry offset points past the end of section",
+                            );
+                        }
+                        let size = size as usize;
+                        out.push(Entry {
+                            dialect: d as usize,
+                            data: &data.data[offset..offset + size],
+                            offset: data.offset + offset,
+                            custom,
+                        });
+                        offset += size;
+                    }
+                }
+                Ok(())
+            };
+        let mut attrs = Vec::with_capacity(num_attrs as usize);
+        let mut types = Vec::with_capacity(num_types as usize);
+        read_group(&mut r, num_attrs, &mut attrs)?;
+        read_group(&mut r, num_types, &mut types)?;
+        if !r.is_empty() {
+            return r.err("unexpected trailing data in the Attribute/Type offset section");
+        }
+        // Bytes after the last entry are ignored, as upstream ignores them
+        // (its own test files have some).
+        Ok(AttrTypeTable {
+            attr_cache: vec![None; attrs.len()],
+            type_cache: vec![None; types.len()],
+            attrs,
+            types,
+            depth: 0,
+        })
+    }
+}
+
+impl<'a> BytecodeReader<'a> {
+    /// The attribute with table index `idx`, read at `r`'s position for errors.
+    pub(super) fn attr_ref(&mut self, r: &mut Reader<'a>) -> Result<AttrId> {
+        let at = r.offset();
+        let idx = r.read_varint()?;
+        self.attr_at(idx, r, at)
+    }
+
+    pub(super) fn type_ref(&mut self, r: &mut Reader<'a>) -> Result<TypeId> {
+        let at = r.offset();
+        let idx = r.read_varint()?;
+        self.type_at(idx, r, at)
+    }
+
+    pub(super) fn attr_at(&mut self, idx: u64, r: &Reader<'a>, at: usize) -> Result<AttrId> {
+        let Some(&entry) = self.table.attrs.get(idx as usize) else {
+            return r.err_at(at, format!("invalid Attribute index: {idx}"));
+        };
+        if let Some(a) = self.table.attr_cache[idx as usize] {
+            return Ok(a);
+        }
+        self.enter_entry(r, at)?;
+        let res = self.decode_attr_entry(entry);
+        self.table.depth -= 1;
+        let a = res?;
+        self.table.attr_cache[idx as usize] = Some(a);
+        Ok(a)
+    }
+
+    pub(super) fn type_at(&mut self, idx: u64, r: &Reader<'a>, at: usize) -> Result<TypeId> {
+        let Some(&entry) = self.table.types.get(idx as usize) else {
+            return r.err_at(at, format!("invalid Type index: {idx}"));
+        };
+        if let Some(t) = self.table.type_cache[idx as usize] {
+            return Ok(t);
+        }
+        self.enter_entry(r, at)?;
+        let res = self.decode_type_entry(entry);
+        self.table.depth -= 1;
+        let t = res?;
+        self.table.type_cache[idx as usize] = Some(t);
+        Ok(t)
+    }
+
+    fn enter_entry(&mut self, r: &Reader<'a>, at: usize) -> Result<()> {
+        if self.table.depth >= MAX_ENTRY_DEPTH {
+            return Err(r.error_at(
+                at,
+                ErrorKind::Limit,
+                format!("attribute/type nesting deeper than the limit of {MAX_ENTRY_DEPTH}"),
+            ));
+        }
+        self.table.depth += 1;
+        self.stats.entries_decoded += 1;
+        Ok(())
+    }
+
+    fn dialect_name(&self, entry: &Entry<'a>) -> &'a [u8] {
+        self.dialects.dialects[entry.dialect].name
+    }
+
+    fn decode_attr_entry(&mut self, entry: Entry<'a>) -> Result<AttrId> {
+        let mut r = Reader::new(entry.data, entry.offset, "AttrType");
+        if !entry.custom {
+            let text = r.read_cstr()?;
+            if !r.is_empty() {
+                return r.err("unexpected trailing bytes after Attribute entry");
+            }
+            return crate::text::parse_attr_into(&mut self.module, text)
+                .map_err(|e| wrap_text_error(e, "Attribute", entry.offset));
+        }
+        let a = match self.dialect_name(&entry) {
+            b"builtin" => self.read_builtin_attr(&mut r)?,
+            other => {
+                return r.err(format!(
+                    "dialect '{}' does not implement the bytecode interface (custom attribute encodings of this dialect are not supported yet)",
+                    String::from_utf8_lossy(other)
+                ))
+            }
+        };
+        if !r.is_empty() {
+            return r.err("unexpected trailing bytes after Attribute entry");
+        }
+        Ok(a)
+    }
+
+    fn decode_type_entry(&mut self, entry: Entry<'a>) -> Result<TypeId> {
+        let mut r = Reader::new(entry.data, entry.offset, "AttrType");
+        if !entry.custom {
+            let text = r.read_cstr()?;
+            if !r.is_empty() {
+                return r.err("unexpected trailing bytes after Type entry");
+            }
+            return crate::text::parse_type_into(&mut self.module, text)
+                .map_err(|e| wrap_text_error(e, "Type", entry.offset));
+        }
+        let t = match self.dialect_name(&entry) {
+            b"builtin" => self.read_builtin_type(&mut r)?,
+            other => {
+                return r.err(format!(
+                    "dialect '{}' does not implement the bytecode interface (custom type encodings of this dialect are not supported yet)",
+                    String::from_utf8_lossy(other)
+                ))
+            }
+        };
+        if !r.is_empty() {
+            return r.err("unexpected trailing bytes after Type entry");
+        }
+        Ok(t)
+    }
+}
+
+/// A text-fallback entry that failed to parse: report it at the entry.
+fn wrap_text_error(e: Error, what: &str, offset: usize) -> Error {
+    let detail = match e.position() {
+        Position::Text { col, .. } => format!("{} (column {col} of the entry text)", e.message()),
+        _ => e.message().to_string(),
+    };
+    Error::new(
+        e.kind(),
+        format!("invalid textual {what} entry: {detail}"),
+        Position::Bytecode {
+            section: "AttrType",
+            offset: offset as u64,
+        },
+    )
+}

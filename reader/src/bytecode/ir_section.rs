@@ -1,0 +1,517 @@
+//! The IR section (SPEC.md §6.7): operations, regions, blocks and value
+//! numbering, with isolated regions (nested IR sections, v2+) left for
+//! lazy materialization.
+
+use super::binary_reader::Reader;
+use super::sections::read_section;
+use super::BytecodeReader;
+use crate::error::{ErrorKind, Result};
+use rmlir_format::bytecode::{
+    op_mask, SectionId, VERSION_ELIDE_UNKNOWN_BLOCK_ARG_LOC, VERSION_LAZY_LOADING,
+    VERSION_USE_LIST_ORDERING,
+};
+use rmlir_format::*;
+use std::collections::HashMap;
+
+/// Regions deeper than this are rejected (no stack overflow on hostile input).
+pub const MAX_REGION_DEPTH: usize = 400;
+
+/// The still-encoded regions of one isolated operation.
+pub struct LazyRegions<'a> {
+    data: Reader<'a>,
+    regions: Vec<RegionId>,
+    depth: usize,
+}
+
+/// Value ids of one isolated scope.
+#[derive(Default)]
+struct Scope {
+    values: Vec<Option<ValueId>>,
+    /// Placeholders created for forward references, by value id.
+    placeholders: HashMap<usize, ValueId>,
+    /// Operands that still point at a placeholder.
+    pending: Vec<(OpId, usize)>,
+    replacements: HashMap<ValueId, ValueId>,
+}
+
+/// Where the values of the region being read go.
+struct ValueRange {
+    next: usize,
+    end: usize,
+}
+
+impl<'a> BytecodeReader<'a> {
+    pub(super) fn read_top_level(&mut self, mut r: Reader<'a>) -> Result<()> {
+        let at = r.offset();
+        let (num_ops, has_args) = r.read_varint_flag()?;
+        if has_args {
+            return r.err_at(
+                at,
+                "the top-level block of the IR section must not have arguments",
+            );
+        }
+        let num_ops = r.check_count(num_ops, 3, "operation", at)?;
+        let top_block = self.module.new_block();
+        let top_region = self.module.new_region();
+        self.module.push_block(top_region, top_block);
+        let mut scope = Scope::default();
+        let mut range = ValueRange {
+            next: 0,
+            end: usize::MAX,
+        };
+        let blocks = [top_block];
+        for _ in 0..num_ops {
+            let op = self.read_op(&mut r, &blocks, &mut scope, &mut range, 0)?;
+            self.module.push_op(top_block, op);
+        }
+        if !r.is_empty() {
+            return r.err("unexpected trailing data in the IR section");
+        }
+        self.close_scope(scope, &r)?;
+        let ops = self.module.block(top_block).ops.clone();
+        if ops.len() == 1 && self.module.op_name(ops[0]) == b"builtin.module" {
+            self.module.ops[ops[0].index()].parent = None;
+            self.module.top = Some(ops[0]);
+        } else {
+            let name = self.module.op_names.intern(b"builtin.module");
+            let loc = self.module.ctx.intern_attr(AttrData::UnknownLoc);
+            let dict = self
+                .module
+                .ctx
+                .intern_attr(AttrData::Dictionary(Vec::new()));
+            let op =
+                self.module
+                    .new_op(name, vec![], &[], vec![], None, dict, vec![top_region], loc);
+            self.module.top = Some(op);
+        }
+        Ok(())
+    }
+
+    pub(super) fn read_lazy_regions(&mut self, _op: OpId, l: LazyRegions<'a>) -> Result<()> {
+        let LazyRegions {
+            data: mut r,
+            regions,
+            depth,
+        } = l;
+        let mut scope = Scope::default();
+        for region in regions {
+            self.read_region(&mut r, region, &mut scope, 0, depth + 1)?;
+        }
+        if !r.is_empty() {
+            return r.err("unexpected trailing data after the regions of an isolated operation");
+        }
+        self.close_scope(scope, &r)
+    }
+
+    fn close_scope(&mut self, scope: Scope, r: &Reader<'a>) -> Result<()> {
+        for (op, i) in scope.pending {
+            let v = self.module.ops[op.index()].operands[i];
+            match scope.replacements.get(&v) {
+                Some(&real) => self.module.ops[op.index()].operands[i] = real,
+                None => return r.err("not all forward unresolved forward operand references"),
+            }
+        }
+        Ok(())
+    }
+
+    fn read_region(
+        &mut self,
+        r: &mut Reader<'a>,
+        region: RegionId,
+        scope: &mut Scope,
+        base: usize,
+        depth: usize,
+    ) -> Result<()> {
+        if depth > MAX_REGION_DEPTH {
+            return Err(r.error_at(
+                r.offset(),
+                ErrorKind::Limit,
+                format!("regions nested deeper than the limit of {MAX_REGION_DEPTH}"),
+            ));
+        }
+        let at = r.offset();
+        let num_blocks = r.read_count(1, "block")?;
+        if num_blocks == 0 {
+            return Ok(());
+        }
+        let vat = r.offset();
+        let num_values = r.read_varint()?;
+        let num_values = r.check_count(num_values, 1, "value", vat)?;
+        let end = base + num_values;
+        if scope.values.len() < end {
+            scope.values.resize(end, None);
+        }
+        let blocks: Vec<BlockId> = (0..num_blocks)
+            .map(|_| {
+                let b = self.module.new_block();
+                self.module.push_block(region, b);
+                b
+            })
+            .collect();
+        let _ = at;
+        let mut range = ValueRange { next: base, end };
+        for &b in &blocks {
+            self.read_block(r, b, &blocks, scope, &mut range, depth)?;
+        }
+        Ok(())
+    }
+
+    fn read_block(
+        &mut self,
+        r: &mut Reader<'a>,
+        block: BlockId,
+        blocks: &[BlockId],
+        scope: &mut Scope,
+        range: &mut ValueRange,
+        depth: usize,
+    ) -> Result<()> {
+        let at = r.offset();
+        let (num_ops, has_args) = r.read_varint_flag()?;
+        let num_ops = r.check_count(num_ops, 3, "operation", at)?;
+        if has_args {
+            let n = r.read_count(1, "block argument")?;
+            if range.next + n > range.end {
+                return r.err(format!(
+                    "value index range was outside of the expected range for the parent region, got [{}, {}), but the maximum index was {}",
+                    range.next,
+                    range.next + n,
+                    range.end.saturating_sub(1)
+                ));
+            }
+            for _ in 0..n {
+                let (ty, loc) = if self.version >= VERSION_ELIDE_UNKNOWN_BLOCK_ARG_LOC {
+                    let at = r.offset();
+                    let (idx, has_loc) = r.read_varint_flag()?;
+                    let ty = self.type_at(idx, r, at)?;
+                    let loc = if has_loc {
+                        self.location_ref(r)?
+                    } else {
+                        self.module.ctx.intern_attr(AttrData::UnknownLoc)
+                    };
+                    (ty, loc)
+                } else {
+                    let ty = self.type_ref(r)?;
+                    (ty, self.location_ref(r)?)
+                };
+                let v = self.module.add_block_arg(block, ty, loc);
+                self.define_value(r, scope, range, v)?;
+            }
+            if self.version >= VERSION_USE_LIST_ORDERING {
+                let flag = r.read_u8()?;
+                if flag != 0 {
+                    skip_use_list(r, n)?;
+                }
+            }
+        }
+        for _ in 0..num_ops {
+            let op = self.read_op(r, blocks, scope, range, depth)?;
+            self.module.push_op(block, op);
+        }
+        Ok(())
+    }
+
+    fn define_value(
+        &mut self,
+        r: &Reader<'a>,
+        scope: &mut Scope,
+        range: &mut ValueRange,
+        v: ValueId,
+    ) -> Result<()> {
+        let id = range.next;
+        if id >= range.end {
+            return r.err(format!(
+                "value index range was outside of the expected range for the parent region, got [{id}, {}), but the maximum index was {}",
+                id + 1,
+                range.end.saturating_sub(1)
+            ));
+        }
+        range.next += 1;
+        if scope.values.len() <= id {
+            scope.values.resize(id + 1, None);
+        }
+        if let Some(ph) = scope.placeholders.remove(&id) {
+            scope.replacements.insert(ph, v);
+        }
+        scope.values[id] = Some(v);
+        Ok(())
+    }
+
+    fn value_ref(&mut self, r: &mut Reader<'a>, scope: &mut Scope) -> Result<(ValueId, bool)> {
+        let at = r.offset();
+        let id = r.read_varint()?;
+        let Some(slot) = scope.values.get(id as usize) else {
+            return r.err_at(at, format!("invalid value index: {id}"));
+        };
+        if let Some(v) = slot {
+            return Ok((*v, false));
+        }
+        let id = id as usize;
+        if let Some(&ph) = scope.placeholders.get(&id) {
+            return Ok((ph, true));
+        }
+        let none = self.module.ctx.intern_type(TypeData::None);
+        let ph = self.module.new_value(none, ValueDef::Placeholder, None);
+        scope.placeholders.insert(id, ph);
+        Ok((ph, true))
+    }
+
+    fn read_op(
+        &mut self,
+        r: &mut Reader<'a>,
+        blocks: &[BlockId],
+        scope: &mut Scope,
+        range: &mut ValueRange,
+        depth: usize,
+    ) -> Result<OpId> {
+        let at = r.offset();
+        let name_idx = r.read_varint()?;
+        let Some(entry) = self.dialects.op_names.get(name_idx as usize) else {
+            return r.err_at(at, format!("invalid operation name index: {name_idx}"));
+        };
+        let name = entry.name.clone();
+        let registered = entry.registered;
+        let mask_at = r.offset();
+        let mask = r.read_u8()?;
+        let loc = self.location_ref(r)?;
+        let mut attributes = None;
+        if mask & op_mask::HAS_ATTRS != 0 {
+            let at = r.offset();
+            let a = self.attr_ref(r)?;
+            if !matches!(self.module.ctx.attr(a), AttrData::Dictionary(_)) {
+                return r.err_at(
+                    at,
+                    format!(
+                        "expected attribute of type: DictionaryAttr, but got: {}",
+                        super::builtin_attrs::attr_kind(self.module.ctx.attr(a))
+                    ),
+                );
+            }
+            attributes = Some(a);
+        }
+        let mut properties = None;
+        if mask & op_mask::HAS_PROPERTIES != 0 {
+            let at = r.offset();
+            let idx = r.read_varint()?;
+            let info = match registered {
+                None => {
+                    return r.err_at(
+                        mask_at,
+                        format!(
+                            "Unexpected missing `wasRegistered` opname flag at bytecode version {} with properties.",
+                            self.version
+                        ),
+                    )
+                }
+                Some(false) => None,
+                Some(true) => match self.registry.get(&name) {
+                    Some(info) => Some(info),
+                    None => {
+                        return r.err_at(
+                            at,
+                            format!(
+                                "cannot decode the properties of registered operation '{}': its property layout is unknown (no ODS layout data for it)",
+                                String::from_utf8_lossy(&name)
+                            ),
+                        )
+                    }
+                },
+            };
+            properties = self.decode_properties(idx, &name, info, r, at)?;
+        }
+        // Before v5, inherent attributes sit in the attribute dictionary;
+        // a registered op's are moved into its properties, as MLIR does.
+        if self.version < rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES {
+            if let Some(info) = self.registry.get(&name) {
+                if info.has_properties {
+                    let dict = match attributes {
+                        Some(d) => d,
+                        None => self
+                            .module
+                            .ctx
+                            .intern_attr(AttrData::Dictionary(Vec::new())),
+                    };
+                    let (props, rest) = self.split_inherent(dict, info);
+                    properties = props;
+                    attributes = Some(rest);
+                }
+            }
+        }
+        let mut result_types = Vec::new();
+        if mask & op_mask::HAS_RESULTS != 0 {
+            let n = r.read_count(1, "result")?;
+            for _ in 0..n {
+                result_types.push(self.type_ref(r)?);
+            }
+        }
+        let mut operands = Vec::new();
+        let mut placeholder_slots = Vec::new();
+        if mask & op_mask::HAS_OPERANDS != 0 {
+            let n = r.read_count(1, "operand")?;
+            operands.reserve(n);
+            for i in 0..n {
+                let (v, ph) = self.value_ref(r, scope)?;
+                if ph {
+                    placeholder_slots.push(i);
+                }
+                operands.push(v);
+            }
+        }
+        let mut successors = Vec::new();
+        if mask & op_mask::HAS_SUCCESSORS != 0 {
+            let n = r.read_count(1, "successor")?;
+            for _ in 0..n {
+                let at = r.offset();
+                let idx = r.read_varint()?;
+                match blocks.get(idx as usize) {
+                    Some(&b) => successors.push(b),
+                    _ => return r.err_at(at, format!("invalid successor index: {idx}")),
+                }
+            }
+        }
+        if mask & op_mask::HAS_USE_LIST_ORDERS != 0 && self.version >= VERSION_USE_LIST_ORDERING {
+            skip_use_list(r, result_types.len())?;
+        }
+        let mut num_regions = 0;
+        let mut isolated = false;
+        if mask & op_mask::HAS_INLINE_REGIONS != 0 {
+            let (n, iso) = r.read_varint_flag()?;
+            num_regions = r.check_count(n, 1, "region", r.offset())?;
+            isolated = iso;
+        }
+        let regions: Vec<RegionId> = (0..num_regions).map(|_| self.module.new_region()).collect();
+        let name_id = self.module.op_names.intern(&name);
+        let attributes = match attributes {
+            Some(a) => a,
+            None => self
+                .module
+                .ctx
+                .intern_attr(AttrData::Dictionary(Vec::new())),
+        };
+        let op = self.module.new_op(
+            name_id,
+            operands,
+            &result_types,
+            successors,
+            properties,
+            attributes,
+            regions.clone(),
+            loc,
+        );
+        for i in placeholder_slots {
+            scope.pending.push((op, i));
+        }
+        let first = self.module.op(op).first_result;
+        let n = result_types.len();
+        if n > 0 && range.next + n > range.end {
+            return r.err(format!(
+                "value index range was outside of the expected range for the parent region, got [{}, {}), but the maximum index was {}",
+                range.next,
+                range.next + n,
+                range.end.saturating_sub(1)
+            ));
+        }
+        for i in 0..n as u32 {
+            self.define_value(r, scope, range, ValueId(first + i))?;
+        }
+        if num_regions > 0 {
+            if isolated && self.version >= VERSION_LAZY_LOADING {
+                let at = r.offset();
+                let s = read_section(r)?;
+                if s.id != SectionId::Ir {
+                    return r.err_at(at, "expected IR section for region");
+                }
+                self.lazy.insert(
+                    op,
+                    LazyRegions {
+                        data: s.reader(),
+                        regions,
+                        depth,
+                    },
+                );
+            } else if isolated {
+                let mut inner = Scope::default();
+                for region in regions {
+                    self.read_region(r, region, &mut inner, 0, depth + 1)?;
+                }
+                self.close_scope(inner, r)?;
+            } else {
+                for region in regions {
+                    self.read_region(r, region, scope, range.end, depth + 1)?;
+                }
+            }
+        }
+        Ok(op)
+    }
+}
+
+impl BytecodeReader<'_> {
+    /// Splits a dictionary into (inherent attributes as properties, the rest).
+    fn split_inherent(
+        &mut self,
+        dict: AttrId,
+        info: &rmlir_format::op_registry::OpInfo,
+    ) -> (Option<AttrId>, AttrId) {
+        let AttrData::Dictionary(entries) = self.module.ctx.attr(dict) else {
+            return (None, dict);
+        };
+        let (inherent, rest): (Vec<_>, Vec<_>) = entries
+            .iter()
+            .cloned()
+            .partition(|(n, _)| info.inherent_attrs.iter().any(|i| i.as_bytes() == &n[..]));
+        let mut inherent = inherent;
+        // Non-attribute properties have no place before v5; the op's storage
+        // starts value-initialised, so an enum property shows as 0.
+        for f in &info.fields_v6 {
+            if let rmlir_format::op_registry::FieldKind::Enum { bits } = f.kind {
+                let ty = self.module.ctx.intern_type(TypeData::signless(bits));
+                let zero = self.module.ctx.intern_attr(AttrData::Integer {
+                    ty,
+                    value: 0.into(),
+                });
+                inherent.push((f.name.as_bytes().into(), zero));
+            }
+        }
+        inherent.sort_by(|a, b| a.0.cmp(&b.0));
+        let props = (!inherent.is_empty())
+            .then(|| self.module.ctx.intern_attr(AttrData::Dictionary(inherent)));
+        (
+            props,
+            self.module.ctx.intern_attr(AttrData::Dictionary(rest)),
+        )
+    }
+}
+
+/// Skips (after checking its shape) a use-list order block for a range of
+/// `range_size` values (SPEC.md §6.7.4).
+fn skip_use_list(r: &mut Reader<'_>, range_size: usize) -> Result<()> {
+    let entries = if range_size == 1 {
+        1
+    } else {
+        let n = r.read_count(2, "use-list entry")?;
+        if n > range_size {
+            return r.err(format!(
+                "{n} use-list entries for a range of {range_size} values"
+            ));
+        }
+        n
+    };
+    for _ in 0..entries {
+        if range_size != 1 {
+            let at = r.offset();
+            let idx = r.read_varint()?;
+            if idx as usize >= range_size {
+                return r.err_at(
+                    at,
+                    format!("use-list index {idx} outside a range of {range_size} values"),
+                );
+            }
+        }
+        let at = r.offset();
+        let (len, _pair) = r.read_varint_flag()?;
+        let len = r.check_count(len, 1, "use-list", at)?;
+        for _ in 0..len {
+            r.read_varint()?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,204 @@
+//! The bytecode reader (SPEC.md §6): every file mlir-opt 22 writes,
+//! versions 0–6. Opening a file reads the header, the string, dialect,
+//! resource and property tables and the top-level operation; attribute and
+//! type entries are decoded on first use; the bodies of isolated regions
+//! (nested IR sections, v2+) are decoded only when materialized.
+
+mod attr_type_section;
+mod binary_reader;
+mod builtin_attrs;
+mod builtin_types;
+mod dialect_section;
+mod ir_section;
+mod properties;
+mod resource_section;
+mod sections;
+mod string_section;
+
+use crate::error::Result;
+use attr_type_section::AttrTypeTable;
+use dialect_section::Dialects;
+use rmlir_format::bytecode::SectionId;
+use rmlir_format::op_registry::OpRegistry;
+use rmlir_format::*;
+use std::collections::BTreeMap;
+
+pub use ir_section::LazyRegions;
+pub use rmlir_format::bytecode::SectionId as BytecodeSectionId;
+
+/// Where a top-level section lies in the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SectionInfo {
+    pub id: SectionId,
+    /// Absolute offset of the section's data.
+    pub offset: usize,
+    pub len: usize,
+    /// The alignment its header declared (1 when none).
+    pub alignment: u64,
+}
+
+/// Counters that show what the reader has decoded (used by tests that prove
+/// laziness by counting, not timing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadStats {
+    /// Isolated region groups (nested IR sections) decoded so far.
+    pub lazy_bodies_decoded: usize,
+    /// Attribute and type table entries decoded so far.
+    pub entries_decoded: usize,
+}
+
+/// A bytecode file opened for lazy reading. Borrows the input bytes.
+pub struct BytecodeReader<'a> {
+    version: u64,
+    sections: Vec<SectionInfo>,
+    producer: &'a [u8],
+    strings: Vec<&'a [u8]>,
+    dialects: Dialects<'a>,
+    table: AttrTypeTable<'a>,
+    /// Builtin dialect resource keys by handle number.
+    resource_keys: Vec<Vec<u8>>,
+    properties: Vec<&'a [u8]>,
+    registry: &'a OpRegistry,
+    module: Module,
+    lazy: BTreeMap<OpId, LazyRegions<'a>>,
+    stats: ReadStats,
+}
+
+impl<'a> BytecodeReader<'a> {
+    /// Opens `data` with the op layouts of the default registry (mlir-opt 22).
+    pub fn open(data: &'a [u8]) -> Result<Self> {
+        Self::open_with(data, OpRegistry::default_ref())
+    }
+
+    pub fn open_with(data: &'a [u8], registry: &'a OpRegistry) -> Result<Self> {
+        let header = sections::read_header(data)?;
+        let sec = |id: SectionId| header.sections[id as usize].expect("checked by read_header");
+        let strings = string_section::read_strings(sec(SectionId::String).reader())?;
+        let properties = match header.sections[SectionId::Properties as usize] {
+            Some(s) => properties::read_properties_table(s.reader())?,
+            None => Vec::new(),
+        };
+        let dialects = dialect_section::read_dialects(
+            sec(SectionId::Dialect).reader(),
+            header.version,
+            &strings,
+        )?;
+        let mut module = Module::new();
+        let mut resource_keys = Vec::new();
+        if let (Some(offsets), Some(res)) = (
+            header.sections[SectionId::ResourceOffset as usize],
+            header.sections[SectionId::Resource as usize],
+        ) {
+            resource_keys = resource_section::read_resources(
+                offsets.reader(),
+                res.reader(),
+                &strings,
+                &dialects,
+                &mut module.resources,
+            )?;
+        }
+        let table = AttrTypeTable::read(
+            sec(SectionId::AttrTypeOffset).reader(),
+            sec(SectionId::AttrType),
+            &dialects,
+        )?;
+        let section_info = header
+            .sections
+            .iter()
+            .flatten()
+            .map(|s| SectionInfo {
+                id: s.id,
+                offset: s.offset,
+                len: s.data.len(),
+                alignment: s.alignment,
+            })
+            .collect();
+        let mut r = BytecodeReader {
+            version: header.version,
+            sections: section_info,
+            producer: header.producer,
+            strings,
+            dialects,
+            table,
+            resource_keys,
+            properties,
+            registry,
+            module,
+            lazy: BTreeMap::new(),
+            stats: ReadStats::default(),
+        };
+        r.read_top_level(sec(SectionId::Ir).reader())?;
+        Ok(r)
+    }
+
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    pub fn producer(&self) -> &'a [u8] {
+        self.producer
+    }
+
+    /// The top-level sections, in id order.
+    pub fn sections(&self) -> &[SectionInfo] {
+        &self.sections
+    }
+
+    /// Each dialect's name and, when it wrote one, its version payload.
+    pub fn dialects(&self) -> impl Iterator<Item = (&'a [u8], Option<&'a [u8]>)> + '_ {
+        self.dialects.dialects.iter().map(|d| (d.name, d.version))
+    }
+
+    /// The module as decoded so far (lazy regions are empty until materialized).
+    pub fn module(&self) -> &Module {
+        &self.module
+    }
+
+    pub fn stats(&self) -> ReadStats {
+        self.stats
+    }
+
+    /// Operations whose (isolated) regions have not been decoded yet.
+    pub fn pending(&self) -> impl Iterator<Item = OpId> + '_ {
+        self.lazy.keys().copied()
+    }
+
+    pub fn is_pending(&self, op: OpId) -> bool {
+        self.lazy.contains_key(&op)
+    }
+
+    /// Decodes the regions of `op` if they were left lazy; nested isolated
+    /// regions inside stay lazy.
+    pub fn materialize(&mut self, op: OpId) -> Result<()> {
+        if let Some(l) = self.lazy.remove(&op) {
+            self.stats.lazy_bodies_decoded += 1;
+            self.read_lazy_regions(op, l)?;
+        }
+        Ok(())
+    }
+
+    /// Decodes every pending region, recursively.
+    pub fn materialize_all(&mut self) -> Result<()> {
+        while let Some((&op, _)) = self.lazy.iter().next() {
+            self.materialize(op)?;
+        }
+        Ok(())
+    }
+
+    /// The module; regions still pending stay empty.
+    pub fn into_module(self) -> Module {
+        self.module
+    }
+}
+
+/// Reads a whole bytecode file eagerly into a [`Module`].
+pub fn read_bytecode(data: &[u8]) -> Result<Module> {
+    let mut r = BytecodeReader::open(data)?;
+    r.materialize_all()?;
+    Ok(r.into_module())
+}
+
+/// Whether `data` starts with the bytecode magic.
+pub fn is_bytecode(data: &[u8]) -> bool {
+    data.starts_with(&rmlir_format::bytecode::MAGIC)
+}

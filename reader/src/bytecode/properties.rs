@@ -1,0 +1,203 @@
+//! The properties table (SPEC.md §6.9) and the decoding of one op's
+//! properties payload: an attribute reference for unregistered ops, the
+//! op's positional layout (from the op registry) for registered ones.
+
+use super::binary_reader::Reader;
+use super::BytecodeReader;
+use crate::error::Result;
+use rmlir_format::op_registry::{FieldKind, OpInfo};
+use rmlir_format::*;
+
+pub fn read_properties_table<'a>(mut r: Reader<'a>) -> Result<Vec<&'a [u8]>> {
+    if r.is_empty() {
+        return Ok(Vec::new());
+    }
+    let n = r.read_count(1, "properties entry")?;
+    let mut v = Vec::with_capacity(n);
+    for _ in 0..n {
+        v.push(r.read_blob()?);
+    }
+    if !r.is_empty() {
+        return r.err("Broken properties section: didn't exhaust the offsets table");
+    }
+    Ok(v)
+}
+
+impl<'a> BytecodeReader<'a> {
+    /// Decodes properties entry `idx` for an op named `name`; returns the
+    /// properties attribute (`None` when it has no entries to print).
+    pub(super) fn decode_properties(
+        &mut self,
+        idx: u64,
+        name: &[u8],
+        info: Option<&'a OpInfo>,
+        r: &Reader<'a>,
+        at: usize,
+    ) -> Result<Option<AttrId>> {
+        let Some(&payload) = self.properties.get(idx as usize) else {
+            return r.err_at(
+                at,
+                format!(
+                    "Properties idx out-of-bound for {}",
+                    String::from_utf8_lossy(name)
+                ),
+            );
+        };
+        // Offsets inside the payload are not tracked; errors point at the op.
+        let mut p = Reader::new(payload, at, "Properties");
+        let Some(info) = info else {
+            let a = self.attr_ref(&mut p)?;
+            if !p.is_empty() {
+                return p.err("unexpected trailing bytes after the properties attribute of an unregistered op");
+            }
+            return Ok(Some(a));
+        };
+        let fields = if self.version >= rmlir_format::bytecode::VERSION_NATIVE_SEGMENT_SIZES {
+            &info.fields_v6
+        } else {
+            &info.fields_v5
+        };
+        let mut dict: Vec<(Bytes, AttrId)> = Vec::new();
+        for f in fields {
+            if let Some(a) = self.read_field(&mut p, &f.kind)? {
+                dict.push((f.name.as_bytes().into(), a));
+            }
+        }
+        if !p.is_empty() {
+            return p.err(format!(
+                "unexpected trailing bytes in the properties of '{}'",
+                String::from_utf8_lossy(name)
+            ));
+        }
+        if dict.is_empty() {
+            return Ok(None);
+        }
+        dict.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(Some(
+            self.module.ctx.intern_attr(AttrData::Dictionary(dict)),
+        ))
+    }
+
+    fn read_field(&mut self, p: &mut Reader<'a>, kind: &FieldKind) -> Result<Option<AttrId>> {
+        Ok(match kind {
+            FieldKind::Attr | FieldKind::LegacySegments => Some(self.attr_ref(p)?),
+            FieldKind::OptAttr => {
+                let at = p.offset();
+                let (idx, present) = p.read_varint_flag()?;
+                if present {
+                    Some(self.attr_at(idx, p, at)?)
+                } else {
+                    None
+                }
+            }
+            FieldKind::SparseSegments { size } => {
+                let values = read_sparse_array(p, *size)?;
+                let i32t = self.module.ctx.intern_type(TypeData::signless(32));
+                let data: Vec<u8> = values
+                    .iter()
+                    .flat_map(|v| (*v as i32).to_le_bytes())
+                    .collect();
+                Some(self.module.ctx.intern_attr(AttrData::DenseArray {
+                    elem: i32t,
+                    data: data.into(),
+                }))
+            }
+            FieldKind::Unit | FieldKind::Bool => {
+                let set = p.read_u8()? != 0;
+                match kind {
+                    FieldKind::Unit => set.then(|| self.module.ctx.intern_attr(AttrData::Unit)),
+                    _ => Some(self.int_attr(1, set as u64)),
+                }
+            }
+            FieldKind::Int { bits, .. } => {
+                let v = p.read_varint()?;
+                Some(self.int_attr(*bits, v))
+            }
+            FieldKind::Enum { bits } => {
+                let v = p.read_varint()?;
+                Some(self.int_attr(*bits, v))
+            }
+            FieldKind::String => {
+                let s = self.string_ref(p)?;
+                Some(self.module.ctx.intern_attr(AttrData::String {
+                    value: s.into(),
+                    ty: None,
+                }))
+            }
+            FieldKind::Optional(inner) => {
+                if p.read_u8()? != 0 {
+                    self.read_field(p, inner)?
+                } else {
+                    None
+                }
+            }
+            FieldKind::Array(inner) => {
+                let n = p.read_count(1, "property array element")?;
+                let mut v = Vec::with_capacity(n);
+                for _ in 0..n {
+                    match self.read_field(p, inner)? {
+                        Some(a) => v.push(a),
+                        None => return p.err("absent element in a property array"),
+                    }
+                }
+                Some(self.module.ctx.intern_attr(AttrData::Array(v)))
+            }
+        })
+    }
+
+    /// An integer property shown as MLIR's `getPropertiesAsAttr` shows it:
+    /// a signless integer attribute of the property's width.
+    fn int_attr(&mut self, bits: u32, raw: u64) -> AttrId {
+        let ty = self.module.ctx.intern_type(TypeData::signless(bits));
+        let mask = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        let value =
+            super::builtin_attrs::normalize_bits((raw & mask).into(), bits, Signedness::Signless);
+        self.module.ctx.intern_attr(AttrData::Integer { ty, value })
+    }
+}
+
+/// `readSparseArray` (SPEC.md §6.9.2): dense (`vflag(n,0)` + n values) or
+/// sparse (`vflag(z,1)`, index bit width, z packed `(value << b) | index`).
+pub fn read_sparse_array(p: &mut Reader<'_>, storage: usize) -> Result<Vec<u64>> {
+    let at = p.offset();
+    let (n, sparse) = p.read_varint_flag()?;
+    let mut out = vec![0u64; storage];
+    if !sparse {
+        if n as usize != storage {
+            return p.err_at(
+                at,
+                format!("size mismatch for segment sizes: expected {storage} but got {n}"),
+            );
+        }
+        for slot in out.iter_mut() {
+            *slot = p.read_varint()?;
+        }
+        return Ok(out);
+    }
+    if n == 0 {
+        return Ok(out);
+    }
+    let z = p.check_count(n, 1, "sparse array entry", at)?;
+    let bits_at = p.offset();
+    let bits = p.read_varint()?;
+    if bits > 8 {
+        return p.err_at(
+            bits_at,
+            format!("reading sparse array with indexing above 8 bits: {bits}"),
+        );
+    }
+    for _ in 0..z {
+        let at = p.offset();
+        let v = p.read_varint()?;
+        let index = (v & ((1 << bits) - 1)) as usize;
+        if index >= storage {
+            return p.err_at(at, format!("reading a sparse array found index {index} but only {storage} storage available."));
+        }
+        out[index] = v >> bits;
+    }
+    Ok(out)
+}
