@@ -95,3 +95,47 @@ impl Context {
         id
     }
 }
+
+impl Context {
+    /// `FusedLoc::get` as MLIR builds it (SPEC.md §2.3): nested fused
+    /// locations with the same metadata are flattened, `unknown` members
+    /// dropped and duplicates removed; no members gives `unknown` (or
+    /// `fused<md>[unknown]` with metadata), one member without metadata is
+    /// that member.
+    pub fn fused_loc(&mut self, locations: Vec<AttrId>, metadata: Option<AttrId>) -> AttrId {
+        let unknown = self.intern_attr(AttrData::UnknownLoc);
+        let mut members: Vec<AttrId> = Vec::with_capacity(locations.len());
+        let push = |members: &mut Vec<AttrId>, l: AttrId| {
+            if !members.contains(&l) {
+                members.push(l);
+            }
+        };
+        for l in locations {
+            match self.attr(l) {
+                AttrData::FusedLoc {
+                    locations: inner,
+                    metadata: m,
+                } if *m == metadata => {
+                    for &x in inner.clone().iter() {
+                        push(&mut members, x);
+                    }
+                }
+                _ if l == unknown => {}
+                _ => push(&mut members, l),
+            }
+        }
+        if members.is_empty() {
+            if metadata.is_none() {
+                return unknown;
+            }
+            members.push(unknown);
+        }
+        if members.len() == 1 && metadata.is_none() {
+            return members[0];
+        }
+        self.intern_attr(AttrData::FusedLoc {
+            locations: members,
+            metadata,
+        })
+    }
+}

@@ -75,4 +75,5 @@ pub fn known_failures(file: &str) -> std::collections::BTreeSet<(String, String)
         })
         .collect()
 }
+pub mod arbitrary_ir;
 pub mod oracle;

@@ -1,21 +1,38 @@
-//! Differential property test of the text printer and parser against
-//! mlir-opt 22: random modules (see `rmlir_tests::arbitrary_ir`) are printed
-//! with our printer, fed to
-//! `mlir-opt --allow-unregistered-dialect --mlir-print-op-generic
-//! --mlir-print-debuginfo`, and mlir-opt's output must be byte-identical to
-//! ours. Our own parse + print of the text must be a fixpoint as well.
+//! Differential property tests of the text printer and parser against
+//! mlir-opt 22 on random modules (see `rmlir_tests::arbitrary_ir`).
+//!
+//! * `random_modules_print_like_mlir_opt`: canonical random IR is printed
+//!   with our printer and fed to `mlir-opt --allow-unregistered-dialect
+//!   --mlir-print-op-generic --mlir-print-debuginfo`; mlir-opt's output must
+//!   be byte-identical to ours, our own parse + print of the text must be a
+//!   fixpoint, and our local-scope print (`PrintOptions { local_scope: true
+//!   }`) must equal what `mlir-opt --mlir-print-local-scope` prints.
+//! * `random_noncanonical_modules_read_like_mlir_opt`: random IR that also
+//!   contains forms MLIR folds when reading text (`GenConfig::canonical =
+//!   false`) is printed; our parse + print of that text (with aliases and in
+//!   local scope) must equal mlir-opt's output for it.
+//!
+//! Many modules go to one mlir-opt process (`--split-input-file`), and the
+//! batches run on several threads.
 //!
 //! Environment:
-//! * `RMLIR_ARBITRARY_CASES` — number of random modules (default 200);
+//! * `RMLIR_ARBITRARY_CASES` — number of random modules of each test
+//!   (default 1000, together about 7 s);
 //! * `RMLIR_ARBITRARY_SEED` — seed of the first module (the others follow
-//!   it); a failure report names the seed of each failing module, so
-//!   `RMLIR_ARBITRARY_SEED=<seed> RMLIR_ARBITRARY_CASES=1` reproduces one;
+//!   it; the non-canonical test starts at this seed xor `0xC0FFEE`); a
+//!   failure report names the seed of each failing module, so
+//!   `RMLIR_ARBITRARY_SEED=<seed> RMLIR_ARBITRARY_CASES=1 cargo test -p
+//!   rmlir-tests --test text_arbitrary -- random_modules` reproduces one
+//!   (for the non-canonical test, pass the reported seed xor `0xC0FFEE`);
+//! * `RMLIR_ARBITRARY_DUMP` — a folder to write each failing module to
+//!   (`<seed>.mlir`, and mlir-opt's output or errors as `<seed>.opt.mlir`);
 //! * `RMLIR_MLIR_OPT` — the mlir-opt binary (default
 //!   `/usr/lib/llvm-22/bin/mlir-opt`). The test fails when it is missing.
 //!
-//! The generator only produces IR in the canonical form MLIR itself holds
-//! after parsing text, because mlir-opt canonicalises on parsing. The
-//! canonicalisations it respects (all observed with mlir-opt 22):
+//! For the first test the generator only produces IR in the canonical form
+//! MLIR itself holds after parsing text, because mlir-opt canonicalises on
+//! parsing. The canonicalisations it respects (all observed with mlir-opt
+//! 22):
 //!
 //! * Fused locations are folded as `FusedLoc::get` does: members that are
 //!   fused locations with the same metadata are flattened into the list,
@@ -26,6 +43,9 @@
 //! * `FileLineColRange` locations are generated only with a column and with
 //!   an end different from the start (the other forms expose printer bugs,
 //!   see `GEN_RANGE_WITHOUT_COLUMN` and `GEN_POINT_RANGE`).
+//! * A `file:line:col` location never has an empty file name: mlir-opt reads
+//!   `loc("":1:2)` as `loc("-":1:2)` (see `GEN_EMPTY_FILE_POINT_LOC`).
+//! * Resource blobs are never empty (see `GEN_EMPTY_BLOB`).
 //! * Float values are those that survive their own text: MLIR reads a
 //!   decimal literal through a `double`, so `f80`/`f128` values that need
 //!   more precision (or range) than `f64` change when read back; NaN and
@@ -33,10 +53,11 @@
 //!   re-encoded). The generator replaces each value by the fixpoint of
 //!   print → parse (counted per kind in the test output).
 //! * Dense elements are a splat when all elements are bitwise equal or
-//!   there is one element; a lone dense string literal never starts with
-//!   `0x` (it would be hex data); a sparse index list never has two or more
+//!   there is one element; a sparse index list never has two or more
 //!   identical indices that are all equal (that is a splat, which reads back
-//!   as a single index).
+//!   as a single index). A dense string literal printed alone (a splat, or
+//!   the element of a rank-0 tensor) never starts with `0x` (see
+//!   `GEN_HEX_LIKE_DENSE_STRING`).
 //! * Affine maps and integer sets are the fixpoint of print → parse: MLIR's
 //!   parser rebuilds expressions through the simplifying constructors and
 //!   left-associates sums, so e.g. `d0 + (d1 + d2)` becomes `(d0 + d1) + d2`.
@@ -47,14 +68,24 @@
 //! * Memory spaces are integers, strings or dictionaries (mlir-opt rejects
 //!   other builtin attributes there); `array<..>` elements have a width of 1
 //!   or a multiple of 8 bits; vector dimensions are positive; tensor and
-//!   memref element types are those MLIR accepts.
+//!   memref element types are those MLIR accepts; a tensor encoding is not
+//!   `strided<..>`, `array<..>` or `distinct[..]<..>` (mlir-opt cannot read
+//!   those there); op names have no NUL byte.
+//! * Nothing inside the `<{...}>` properties of an op is a location or
+//!   reused from elsewhere in the module, and fused-location metadata holds
+//!   no affine map, integer set, distinct attribute or big tuple: mlir-opt
+//!   does not visit the properties of unregistered ops when it collects
+//!   aliases, so an alias used there that is also used only in locations is
+//!   printed after the module ("deferred") and mlir-opt cannot read its own
+//!   output (`<{a = #loc1}> ... loc(#loc1)` with `#loc1` defined at the end:
+//!   "undefined symbol alias id 'loc1'"). We print the same text.
+//! * Opaque dialect data never ends in `-` (it would eat the closing `>` as
+//!   an arrow) and is either `ident`, `ident<...>` or starts with a non-letter.
 //! * Ops are of unregistered dialects; successors appear only on the last
 //!   op of a block and target non-entry blocks of the same region; every
 //!   block of a multi-block region has an op; uses are dominated.
 
-#[path = "../src/arbitrary_ir.rs"]
-#[allow(dead_code)]
-mod arbitrary_ir;
+use rmlir_tests::arbitrary_ir;
 
 use arbitrary_ir::{module_for_seed, GenConfig, GenStats};
 use rmlir_format::float::FloatKind;
@@ -65,8 +96,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-const DEFAULT_CASES: usize = 200;
+const DEFAULT_CASES: usize = 1000;
 const DEFAULT_SEED: u64 = 0x5EED_0000;
+/// Xored into the seeds of the non-canonical test.
+const NONCANONICAL_SEED_XOR: u64 = 0xC0FFEE;
 /// Modules per mlir-opt process.
 const BATCH: usize = 64;
 const IN_MARKER: &str = "// ----- rmlir-arbitrary-case";
@@ -97,14 +130,18 @@ fn mlir_opt() -> String {
     }
 }
 
-/// Runs mlir-opt on `input` (standard input); returns (success, stdout, stderr).
-fn run_opt(opt: &str, input: &str, split: bool) -> (bool, String, String) {
+/// Runs mlir-opt on `input` (standard input), printing aliases or in
+/// local scope; returns (success, stdout, stderr).
+fn run_opt(opt: &str, input: &str, split: bool, local_scope: bool) -> (bool, String, String) {
     let mut cmd = Command::new(opt);
     cmd.args([
         "--allow-unregistered-dialect",
         "--mlir-print-op-generic",
         "--mlir-print-debuginfo",
     ]);
+    if local_scope {
+        cmd.arg("--mlir-print-local-scope");
+    }
     if split {
         cmd.arg(format!("--split-input-file={IN_MARKER}"));
         cmd.arg(format!("--output-split-marker={OUT_MARKER}"));
@@ -134,7 +171,10 @@ fn run_opt(opt: &str, input: &str, split: bool) -> (bool, String, String) {
 
 struct Case {
     seed: u64,
+    /// Our print with aliases: the text given to mlir-opt.
     text: String,
+    /// Our print of the module in local scope.
+    local: String,
     ops: usize,
 }
 
@@ -142,11 +182,13 @@ struct Failure {
     seed: u64,
     what: String,
     text: String,
+    /// mlir-opt's output, or its diagnostics.
+    opt: String,
 }
 
 /// mlir-opt's output for each case, in order (`Err(stderr)` when it
 /// rejected the case).
-fn opt_outputs(opt: &str, batch: &[Case]) -> Vec<Result<String, String>> {
+fn opt_outputs(opt: &str, batch: &[Case], local_scope: bool) -> Vec<OptOut> {
     let mut input = String::new();
     for (i, c) in batch.iter().enumerate() {
         if i > 0 {
@@ -155,7 +197,7 @@ fn opt_outputs(opt: &str, batch: &[Case]) -> Vec<Result<String, String>> {
         }
         input.push_str(&c.text);
     }
-    let (ok, stdout, _) = run_opt(opt, &input, true);
+    let (ok, stdout, _) = run_opt(opt, &input, true, local_scope);
     let pieces: Vec<&str> = stdout.split(&format!("{OUT_MARKER}\n")).collect();
     if ok && pieces.len() == batch.len() {
         return pieces.into_iter().map(|p| Ok(p.to_string())).collect();
@@ -165,7 +207,7 @@ fn opt_outputs(opt: &str, batch: &[Case]) -> Vec<Result<String, String>> {
     batch
         .iter()
         .map(|c| {
-            let (ok, out, err) = run_opt(opt, &c.text, false);
+            let (ok, out, err) = run_opt(opt, &c.text, false, local_scope);
             if ok {
                 Ok(out)
             } else {
@@ -175,67 +217,129 @@ fn opt_outputs(opt: &str, batch: &[Case]) -> Vec<Result<String, String>> {
         .collect()
 }
 
-fn check_case(c: &Case, opt_out: Result<String, String>) -> Option<Failure> {
-    let fail = |what: String| {
-        Some(Failure {
-            seed: c.seed,
-            what,
-            text: c.text.clone(),
-        })
+fn first_lines(s: &str, n: usize) -> String {
+    s.lines().take(n).collect::<Vec<_>>().join("\n")
+}
+
+/// mlir-opt's output (`Err`: its diagnostics) for a case.
+type OptOut = Result<String, String>;
+
+/// A test's checks of one case, given mlir-opt's output with aliases and in
+/// local scope: `None` when it passes, else what failed.
+type CheckFn = fn(&Case, &OptOut, &OptOut) -> Option<String>;
+
+/// The checks of the canonical test; `None` when the case passes.
+fn check_canonical(c: &Case, opt_out: &OptOut, opt_local: &OptOut) -> Option<String> {
+    let o = match opt_out {
+        Ok(o) => o,
+        Err(e) => {
+            return Some(format!(
+                "mlir-opt rejects our text:\n{}",
+                first_lines(e, 12)
+            ))
+        }
     };
-    // Our parse + print.
     let ours_rt = match parse_module(c.text.as_bytes(), "input.mlir") {
         Ok(m) => Ok(print_module(&m, PrintOptions { local_scope: false })),
         Err(e) => Err(e.to_string()),
     };
-    match (&opt_out, &ours_rt) {
-        (Err(stderr), _) => fail(format!(
-            "mlir-opt rejects our text:\n{}",
-            stderr.lines().take(12).collect::<Vec<_>>().join("\n")
-        )),
-        (Ok(o), _) if *o != c.text => {
-            let triage = match &ours_rt {
-                Ok(rt) if rt == o => "our parse+print agrees with mlir-opt: the generator made \
-                                      non-canonical IR, or we print something both parsers \
-                                      read differently"
-                    .to_string(),
-                Ok(rt) => format!(
-                    "our parse+print differs from mlir-opt too; ours vs mlir-opt: {}",
-                    first_diff(o, rt)
-                ),
-                Err(e) => format!("our parser rejects our own text: {e}"),
-            };
-            fail(format!(
-                "mlir-opt's output differs from ours (expected = mlir-opt, actual = ours): {}\n  triage: {triage}",
-                first_diff(o, &c.text)
+    if *o != c.text {
+        let triage = match &ours_rt {
+            Ok(rt) if rt == o => "our parse+print agrees with mlir-opt: the generator made \
+                                  non-canonical IR, or we print something both parsers read \
+                                  differently"
+                .to_string(),
+            Ok(rt) => format!(
+                "our parse+print differs from mlir-opt too; ours vs mlir-opt: {}",
+                first_diff(o, rt)
+            ),
+            Err(e) => format!("our parser rejects our own text: {e}"),
+        };
+        return Some(format!(
+            "mlir-opt's output differs from ours (expected = mlir-opt, actual = ours): {}\n  \
+             triage: {triage}",
+            first_diff(o, &c.text)
+        ));
+    }
+    match ours_rt {
+        Err(e) => return Some(format!("our parser rejects our own text: {e}")),
+        Ok(rt) if rt != c.text => {
+            return Some(format!(
+                "our parse+print is not a fixpoint (expected = printed, actual = reprinted): {}",
+                first_diff(&c.text, &rt)
             ))
         }
-        (_, Err(e)) => fail(format!("our parser rejects our own text: {e}")),
-        (_, Ok(rt)) if *rt != c.text => fail(format!(
-            "our parse+print is not a fixpoint (expected = printed, actual = reprinted): {}",
-            first_diff(&c.text, rt)
+        Ok(_) => {}
+    }
+    match opt_local {
+        Ok(o) if *o != c.local => Some(format!(
+            "local scope: `mlir-opt --mlir-print-local-scope` differs from our local-scope \
+             print (expected = mlir-opt, actual = ours): {}",
+            first_diff(o, &c.local)
         )),
-        _ => None,
+        Err(e) => Some(format!(
+            "mlir-opt --mlir-print-local-scope rejects our text:\n{}",
+            first_lines(e, 12)
+        )),
+        Ok(_) => None,
     }
 }
 
-#[test]
-fn random_modules_print_like_mlir_opt() {
-    let opt = mlir_opt();
-    let n = env_num("RMLIR_ARBITRARY_CASES").map_or(DEFAULT_CASES, |v| v as usize);
-    let base = env_num("RMLIR_ARBITRARY_SEED").unwrap_or(DEFAULT_SEED);
-    let cfg = GenConfig::default();
-    let start = Instant::now();
+/// The checks of the non-canonical test: our reading of the text agrees
+/// with mlir-opt's.
+fn check_noncanonical(c: &Case, opt_out: &OptOut, opt_local: &OptOut) -> Option<String> {
+    let m = match parse_module(c.text.as_bytes(), "input.mlir") {
+        Ok(m) => m,
+        Err(e) => {
+            return Some(format!(
+                "our parser rejects the text{}: {e}",
+                if opt_out.is_ok() {
+                    " (mlir-opt reads it)"
+                } else {
+                    ""
+                }
+            ))
+        }
+    };
+    for (local_scope, out) in [(false, opt_out), (true, opt_local)] {
+        let what = if local_scope { " in local scope" } else { "" };
+        match out {
+            Err(e) => {
+                return Some(format!(
+                    "mlir-opt rejects the text{what} (our parser reads it):\n{}",
+                    first_lines(e, 12)
+                ))
+            }
+            Ok(o) => {
+                let ours = print_module(&m, PrintOptions { local_scope });
+                if ours != *o {
+                    return Some(format!(
+                        "our parse+print{what} differs from mlir-opt's (expected = mlir-opt, \
+                         actual = ours): {}",
+                        first_diff(o, &ours)
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
 
+/// Generates `n` modules from `base` (seeds `base`, `base + 1`, ...), runs
+/// mlir-opt on them in batches on several threads, applies `check`, and
+/// panics with a report when any case fails.
+fn run(test: &str, cfg: GenConfig, base: u64, n: usize, check: CheckFn) {
+    let opt = mlir_opt();
+    let start = Instant::now();
     let mut stats = GenStats::default();
     let mut cases = Vec::with_capacity(n);
     for i in 0..n {
         let seed = base.wrapping_add(i as u64);
         let (m, s) = module_for_seed(seed, cfg);
-        let text = print_module(&m, PrintOptions { local_scope: false });
         cases.push(Case {
             seed,
-            text,
+            text: print_module(&m, PrintOptions { local_scope: false }),
+            local: print_module(&m, PrintOptions { local_scope: true }),
             ops: s.ops,
         });
         stats.merge(&s);
@@ -255,9 +359,19 @@ fn random_modules_print_like_mlir_opt() {
                 s.spawn(move || {
                     let mut f = Vec::new();
                     for batch in group {
-                        let outs = opt_outputs(opt, batch);
-                        for (c, o) in batch.iter().zip(outs) {
-                            f.extend(check_case(c, o));
+                        let outs = opt_outputs(opt, batch, false);
+                        let locals = opt_outputs(opt, batch, true);
+                        for ((c, o), l) in batch.iter().zip(outs).zip(locals) {
+                            if let Some(what) = check(c, &o, &l) {
+                                f.push(Failure {
+                                    seed: c.seed,
+                                    what,
+                                    text: c.text.clone(),
+                                    opt: match o {
+                                        Ok(o) | Err(o) => o,
+                                    },
+                                });
+                            }
                         }
                     }
                     f
@@ -273,7 +387,7 @@ fn random_modules_print_like_mlir_opt() {
     let total_ops: usize = cases.iter().map(|c| c.ops).sum();
     let total_bytes: usize = cases.iter().map(|c| c.text.len()).sum();
     println!(
-        "{n} random modules (seeds {base:#x}..{:#x}), {total_ops} ops, {} KiB of text, \
+        "{test}: {n} random modules (seeds {base:#x}..{:#x}), {total_ops} ops, {} KiB of text, \
          {} blocks, {} regions, {} locations, checked in {:.1} s",
         base.wrapping_add(n as u64),
         total_bytes / 1024,
@@ -289,14 +403,17 @@ fn random_modules_print_like_mlir_opt() {
         .map(|(i, k)| format!("{k} {}/{}", stats.floats_canonicalised[i], stats.floats[i]))
         .collect();
     println!(
-        "float values replaced by their text round trip (kind changed/generated): {}",
+        "{test}: float values replaced by their text round trip (changed/canonicalised, per \
+         kind): {}",
         kinds.join(", ")
     );
     println!(
-        "unstable floats: {}; affine maps/sets canonicalised: {}/{}; fused locations folded: {}/{}",
+        "{test}: unstable floats: {}; affine maps/sets changed by their round trip: {}/{} \
+         ({} unparseable, regenerated); fused locations folded: {}/{}",
         stats.floats_unstable,
         stats.affine_canonicalised,
         stats.affine_total,
+        stats.affine_unparseable,
         stats.fused_folded,
         stats.fused_total
     );
@@ -304,8 +421,17 @@ fn random_modules_print_like_mlir_opt() {
     if failures.is_empty() {
         return;
     }
+    if let Ok(dir) = std::env::var("RMLIR_ARBITRARY_DUMP") {
+        std::fs::create_dir_all(&dir).expect("dump folder");
+        for f in &failures {
+            let base = std::path::Path::new(&dir).join(format!("{:#x}", f.seed));
+            std::fs::write(base.with_extension("mlir"), &f.text).expect("dump");
+            std::fs::write(base.with_extension("opt.mlir"), &f.opt).expect("dump");
+        }
+        eprintln!("failing cases written to {dir}/<seed>.mlir (mlir-opt: <seed>.opt.mlir)");
+    }
     for (i, f) in failures.iter().enumerate().take(10) {
-        eprintln!("\n=== seed {:#x}: {}", f.seed, f.what);
+        eprintln!("\n=== {test}, seed {:#x}: {}", f.seed, f.what);
         if i == 0 {
             eprintln!(
                 "--- our text (seed {:#x}) ---\n{}--- end ---",
@@ -314,9 +440,27 @@ fn random_modules_print_like_mlir_opt() {
         }
     }
     panic!(
-        "{} of {n} random modules failed (first seed {:#x}); reproduce one with \
+        "{test}: {} of {n} random modules failed (first seed {:#x}); reproduce one with \
          RMLIR_ARBITRARY_SEED=<seed> RMLIR_ARBITRARY_CASES=1",
         failures.len(),
         failures[0].seed
     );
+}
+
+#[test]
+fn random_modules_print_like_mlir_opt() {
+    let n = env_num("RMLIR_ARBITRARY_CASES").map_or(DEFAULT_CASES, |v| v as usize);
+    let base = env_num("RMLIR_ARBITRARY_SEED").unwrap_or(DEFAULT_SEED);
+    run("canonical", GenConfig::default(), base, n, check_canonical);
+}
+
+#[test]
+fn random_noncanonical_modules_read_like_mlir_opt() {
+    let n = env_num("RMLIR_ARBITRARY_CASES").map_or(DEFAULT_CASES, |v| v as usize);
+    let base = env_num("RMLIR_ARBITRARY_SEED").unwrap_or(DEFAULT_SEED) ^ NONCANONICAL_SEED_XOR;
+    let cfg = GenConfig {
+        canonical: false,
+        ..GenConfig::default()
+    };
+    run("non-canonical", cfg, base, n, check_noncanonical);
 }

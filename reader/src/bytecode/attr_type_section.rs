@@ -172,12 +172,15 @@ impl<'a> BytecodeReader<'a> {
         }
         let a = match self.dialect_name(&entry) {
             b"builtin" => self.read_builtin_attr(&mut r)?,
-            other => {
-                return r.err(format!(
+            other => match super::dialect_encodings::read_dialect_attr(self, other, &mut r)? {
+                Some(a) => a,
+                None => {
+                    return r.err(format!(
                     "dialect '{}' does not implement the bytecode interface (custom attribute encodings of this dialect are not supported yet)",
                     String::from_utf8_lossy(other)
                 ))
-            }
+                }
+            },
         };
         if !r.is_empty() {
             return r.err("unexpected trailing bytes after Attribute entry");
@@ -197,12 +200,15 @@ impl<'a> BytecodeReader<'a> {
         }
         let t = match self.dialect_name(&entry) {
             b"builtin" => self.read_builtin_type(&mut r)?,
-            other => {
-                return r.err(format!(
-                    "dialect '{}' does not implement the bytecode interface (custom type encodings of this dialect are not supported yet)",
-                    String::from_utf8_lossy(other)
-                ))
-            }
+            other => match super::dialect_encodings::read_dialect_type(self, other, &mut r)? {
+                Some(t) => t,
+                None => {
+                    return r.err(format!(
+                        "dialect '{}' does not implement the bytecode interface (custom type encodings of this dialect are not supported yet)",
+                        String::from_utf8_lossy(other)
+                    ))
+                }
+            },
         };
         if !r.is_empty() {
             return r.err("unexpected trailing bytes after Type entry");

@@ -139,10 +139,7 @@ impl<'a> BytecodeReader<'a> {
                 } else {
                     None
                 };
-                AttrData::FusedLoc {
-                    locations,
-                    metadata,
-                }
+                return Ok(self.module.ctx.fused_loc(locations, metadata));
             }
             code::NAME_LOC => {
                 let name = self.string_attr_ref(r)?;

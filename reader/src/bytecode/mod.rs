@@ -8,6 +8,7 @@ mod attr_type_section;
 mod binary_reader;
 mod builtin_attrs;
 mod builtin_types;
+mod dialect_encodings;
 mod dialect_section;
 mod ir_section;
 mod properties;

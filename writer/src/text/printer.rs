@@ -313,7 +313,8 @@ impl Printer<'_> {
         match m.ctx.attr(l) {
             AttrData::UnknownLoc => self.out.push_str("unknown"),
             AttrData::FileLineCol { file, line, col } => {
-                quoted(file, &mut self.out);
+                // MLIR names a point location with an empty file "-".
+                quoted(if file.is_empty() { b"-" } else { file }, &mut self.out);
                 let _ = write!(self.out, ":{line}:{col}");
             }
             AttrData::FileLineColRange {
@@ -891,6 +892,8 @@ impl Printer<'_> {
                         }
                         ResourceValue::String(s) => quoted(s, &mut self.out),
                         ResourceValue::Blob { alignment, data } => {
+                            // An empty blob prints with alignment 0, as mlir-opt does.
+                            let alignment = if data.is_empty() { 0 } else { *alignment };
                             self.out.push_str("\"0x");
                             hex_upper(&alignment.to_le_bytes(), &mut self.out);
                             hex_upper(data, &mut self.out);

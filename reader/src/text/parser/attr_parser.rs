@@ -269,9 +269,6 @@ impl<'a> Parser<'a> {
                     self.position(tok.start),
                 )
             })?;
-            if v.is_infinite() {
-                return self.err_at(tok.start, "floating point value too large for attribute");
-            }
             return Ok(float::from_f64(kind, if neg { -v } else { v }));
         }
         let full = if neg { format!("-{s}") } else { s.to_string() };
@@ -523,10 +520,7 @@ impl<'a> Parser<'a> {
                         locations.push(p.parse_location_instance()?);
                         Ok(())
                     })?;
-                    Ok(self.m.ctx.intern_attr(AttrData::FusedLoc {
-                        locations,
-                        metadata,
-                    }))
+                    Ok(self.m.ctx.fused_loc(locations, metadata))
                 }
                 _ => self.err("expected location instance"),
             },

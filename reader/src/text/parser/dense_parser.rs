@@ -56,15 +56,7 @@ impl<'a> Parser<'a> {
         if self.is(Tok::String) && allow_hex && self.spelling().starts_with(b"\"0x") {
             let at = self.tok.start;
             let s = self.parse_string("a hex string")?;
-            match decode_hex(&s[2..]) {
-                Some(bytes) => lit.hex = Some((bytes, at)),
-                None => {
-                    return self.err_at(
-                        at,
-                        "expected string containing hex digits starting with `0x`",
-                    )
-                }
-            }
+            lit.hex = Some((s, at));
             return Ok(lit);
         }
         if self.is(Tok::LSquare) {
@@ -244,14 +236,21 @@ impl<'a> Parser<'a> {
         let layout = element_layout(&self.m.ctx, elem);
         let is_string =
             layout.is_none() || lit.elems.iter().any(|(e, _)| matches!(e, LitElem::Str(_)));
-        if let Some((bytes, at)) = &lit.hex {
+        if let Some((text, at)) = &lit.hex {
             if is_string {
                 return Ok(AttrData::DenseString {
                     ty,
                     splat: true,
-                    strings: vec![bytes.clone().into_boxed_slice()],
+                    strings: vec![text.clone().into_boxed_slice()],
                 });
             }
+            let Some(bytes) = decode_hex(&text[2..]) else {
+                return self.err_at(
+                    *at,
+                    "expected string containing hex digits starting with `0x`",
+                );
+            };
+            let bytes = &bytes;
             let size = layout.expect("numeric").bytes;
             if matches!(elem_data, TypeData::Integer { width: 1, .. }) {
                 // i1 hex data is bit-packed (LSB first); a splat is one byte.
