@@ -104,7 +104,7 @@ pub enum ResourceValue {
     /// A hex blob: `alignment` is the little-endian 4-byte prefix of the hex string.
     Blob {
         alignment: u32,
-        data: Vec<u8>,
+        data: crate::blob::BlobData,
     },
     Bool(bool),
     String(Bytes),

@@ -2,6 +2,7 @@
 //! (SPEC.md §2), plus float semantics and, later, wire-level primitives.
 pub mod affine;
 pub mod attrs;
+pub mod blob;
 pub mod bytecode;
 pub mod context;
 pub mod dense;
@@ -12,6 +13,7 @@ pub mod op_registry;
 pub mod types;
 
 pub use attrs::{AttrData, BodyPiece, Bytes, DialectBody};
+pub use blob::{BlobData, SharedBytes};
 pub use context::{AttrId, Context, TypeId};
 pub use ir::*;
 pub use types::{Signedness, TypeData, DYNAMIC};

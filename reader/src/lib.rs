@@ -8,4 +8,6 @@ pub use error::{Error, ErrorKind, Position, Result};
 pub use text::{parse_module, parse_module_with_limits, TextLimits};
 pub mod bytecode;
 
-pub use bytecode::{is_bytecode, read_bytecode, BytecodeReader, ReadStats, SectionInfo};
+pub use bytecode::{
+    is_bytecode, read_bytecode, read_bytecode_shared, BytecodeReader, ReadStats, SectionInfo,
+};

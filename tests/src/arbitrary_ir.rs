@@ -1362,7 +1362,7 @@ impl Gen<'_, '_> {
                 } else {
                     self.range(1, 16) as usize
                 };
-                let data = (0..n).map(|_| self.byte()).collect();
+                let data = (0..n).map(|_| self.byte()).collect::<Vec<u8>>().into();
                 let alignment = if n == 0 {
                     self.pick(&[0, 1, 8])
                 } else {
@@ -1961,7 +1961,7 @@ impl Gen<'_, '_> {
                 b"unused_blob".to_vec().into(),
                 ResourceValue::Blob {
                     alignment: 8,
-                    data: vec![1, 2, 3],
+                    data: vec![1, 2, 3].into(),
                 },
             ));
         }

@@ -71,7 +71,21 @@ impl<'a> BytecodeReader<'a> {
         Self::open_with(data, OpRegistry::default_ref())
     }
 
+    /// Opens a shared buffer (e.g. a memory map): resource blobs of the
+    /// module borrow from it instead of being copied.
+    pub fn open_shared(owner: &'a SharedBytes) -> Result<Self> {
+        Self::open_impl((**owner).as_ref(), OpRegistry::default_ref(), Some(owner))
+    }
+
     pub fn open_with(data: &'a [u8], registry: &'a OpRegistry) -> Result<Self> {
+        Self::open_impl(data, registry, None)
+    }
+
+    fn open_impl(
+        data: &'a [u8],
+        registry: &'a OpRegistry,
+        owner: Option<&SharedBytes>,
+    ) -> Result<Self> {
         let header = sections::read_header(data)?;
         let sec = |id: SectionId| header.sections[id as usize].expect("checked by read_header");
         let strings = string_section::read_strings(sec(SectionId::String).reader())?;
@@ -95,6 +109,7 @@ impl<'a> BytecodeReader<'a> {
                 res.reader(),
                 &strings,
                 &dialects,
+                owner,
                 &mut module.resources,
             )?;
         }
@@ -143,6 +158,23 @@ impl<'a> BytecodeReader<'a> {
     /// The top-level sections, in id order.
     pub fn sections(&self) -> &[SectionInfo] {
         &self.sections
+    }
+
+    pub fn num_strings(&self) -> usize {
+        self.strings.len()
+    }
+
+    /// Entries in the attribute and type tables.
+    pub fn num_attrs_types(&self) -> (usize, usize) {
+        (self.table.attrs.len(), self.table.types.len())
+    }
+
+    /// Operation names with their `wasRegistered` flag (v5+).
+    pub fn op_names(&self) -> impl Iterator<Item = (&[u8], Option<bool>)> + '_ {
+        self.dialects
+            .op_names
+            .iter()
+            .map(|o| (&o.name[..], o.registered))
     }
 
     /// Each dialect's name and, when it wrote one, its version payload.
@@ -195,6 +227,14 @@ impl<'a> BytecodeReader<'a> {
 /// Reads a whole bytecode file eagerly into a [`Module`].
 pub fn read_bytecode(data: &[u8]) -> Result<Module> {
     let mut r = BytecodeReader::open(data)?;
+    r.materialize_all()?;
+    Ok(r.into_module())
+}
+
+/// Reads a whole bytecode file held in a shared buffer (e.g. a memory map);
+/// resource blobs borrow from the buffer.
+pub fn read_bytecode_shared(owner: &SharedBytes) -> Result<Module> {
+    let mut r = BytecodeReader::open_shared(owner)?;
     r.materialize_all()?;
     Ok(r.into_module())
 }

@@ -5,7 +5,7 @@ use super::binary_reader::Reader;
 use super::dialect_section::{string_at, Dialects};
 use crate::error::Result;
 use rmlir_format::bytecode::resource_kind;
-use rmlir_format::{ResourceGroup, ResourceValue, Resources};
+use rmlir_format::{BlobData, ResourceGroup, ResourceValue, Resources, SharedBytes};
 
 /// Reads both sections into `out`; returns the key of every dialect
 /// resource handle, by handle number.
@@ -14,6 +14,7 @@ pub fn read_resources<'a>(
     mut data: Reader<'a>,
     strings: &[&'a [u8]],
     dialects: &Dialects<'a>,
+    owner: Option<&SharedBytes>,
     out: &mut Resources,
 ) -> Result<Vec<Vec<u8>>> {
     let mut handles = Vec::new();
@@ -22,7 +23,15 @@ pub fn read_resources<'a>(
         let at = offsets.offset();
         let idx = offsets.read_varint()?;
         let name = string_at(&offsets, strings, idx, at)?;
-        let group = read_group(&mut offsets, &mut data, strings, name, false, &mut handles)?;
+        let group = read_group(
+            &mut offsets,
+            &mut data,
+            strings,
+            name,
+            false,
+            owner,
+            &mut handles,
+        )?;
         out.external.push(group);
     }
     while !offsets.is_empty() {
@@ -37,6 +46,7 @@ pub fn read_resources<'a>(
             strings,
             dialect.name,
             true,
+            owner,
             &mut handles,
         )?;
         out.dialect.push(group);
@@ -53,6 +63,7 @@ fn read_group<'a>(
     strings: &[&'a [u8]],
     name: &[u8],
     is_dialect: bool,
+    owner: Option<&SharedBytes>,
     handles: &mut Vec<Vec<u8>>,
 ) -> Result<ResourceGroup> {
     let n = offsets.read_count(3, "resource entry")?;
@@ -77,12 +88,17 @@ fn read_group<'a>(
                 let alignment = e.read_varint()?;
                 let len = e.read_varint()?;
                 e.align_to(alignment)?;
+                let start = e.offset();
                 let bytes = e.read_bytes(len)?;
                 let alignment = u32::try_from(alignment)
                     .or_else(|_| e.err_at(at, "resource alignment too large"))?;
                 ResourceValue::Blob {
                     alignment,
-                    data: bytes.to_vec(),
+                    // Borrowed from the shared input when there is one (no copy).
+                    data: match owner {
+                        Some(o) => BlobData::shared(o.clone(), start..start + bytes.len()),
+                        None => bytes.to_vec().into(),
+                    },
                 }
             }
             resource_kind::BOOL => ResourceValue::Bool(e.read_u8()? != 0),

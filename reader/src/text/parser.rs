@@ -595,7 +595,7 @@ impl<'a> Parser<'a> {
             }
             return Ok(ResourceValue::Blob {
                 alignment,
-                data: bytes[4..].to_vec(),
+                data: bytes[4..].to_vec().into(),
             });
         }
         Ok(ResourceValue::String(s.into_boxed_slice()))

@@ -1,0 +1,39 @@
+//! Writing outputs atomically: a temporary file beside the target, renamed
+//! over it only once completely written, so a failed run never leaves a
+//! partial file or clobbers its input.
+
+use std::io::Write;
+use std::path::Path;
+
+pub fn write_output(output: Option<&Path>, data: &[u8]) -> Result<(), String> {
+    let Some(path) = output.filter(|p| *p != Path::new("-")) else {
+        let mut out = std::io::stdout().lock();
+        return out
+            .write_all(data)
+            .and_then(|_| out.flush())
+            .map_err(|e| format!("error: cannot write standard output: {e}"));
+    };
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let file_name = path
+        .file_name()
+        .ok_or_else(|| format!("error: '{}' is not a file path", path.display()))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        file_name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(data)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(format!("error: cannot write '{}': {e}", path.display()));
+    }
+    Ok(())
+}
