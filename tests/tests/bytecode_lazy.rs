@@ -53,10 +53,30 @@ fn listing_symbols_does_not_decode_function_bodies() {
     let dir = std::env::temp_dir().join(format!("rmlir-lazy-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bc_path = build_input(&dir);
-    let data = std::fs::read(&bc_path).unwrap();
+    let file = std::fs::File::open(&bc_path).unwrap();
+    // SAFETY: read-only map of a file this test owns.
+    let map = unsafe { memmap2::Mmap::map(&file) }.unwrap();
+    let owner: rmlir_format::SharedBytes = std::sync::Arc::new(map);
+    let data: &[u8] = (*owner).as_ref();
     assert!(data.len() > 95_000_000, "file is {} bytes", data.len());
 
-    let mut r = rmlir_reader::BytecodeReader::open(&data).expect("opens");
+    let mut r = rmlir_reader::BytecodeReader::open_shared(&owner).expect("opens");
+    // The 90 MiB blob is borrowed from the mapping, not copied.
+    let blob = r
+        .module()
+        .resources
+        .dialect
+        .iter()
+        .flat_map(|g| &g.entries)
+        .find_map(|(k, v)| match v {
+            rmlir_format::ResourceValue::Blob { data, .. } if &**k == b"weights" => {
+                Some(data.clone())
+            }
+            _ => None,
+        });
+    let blob = blob.expect("weights blob");
+    assert_eq!(blob.len(), BLOB_BYTES);
+    assert!(blob.is_shared(), "the blob was copied out of the mapping");
     assert_eq!(
         r.stats().lazy_bodies_decoded,
         0,

@@ -94,10 +94,17 @@ fn read_group<'a>(
                     .or_else(|_| e.err_at(at, "resource alignment too large"))?;
                 ResourceValue::Blob {
                     alignment,
-                    // Borrowed from the shared input when there is one (no copy).
+                    // Borrowed from the shared input (no copy) when there is
+                    // one and its address satisfies the blob's alignment, as
+                    // a memory map does; copied otherwise.
                     data: match owner {
-                        Some(o) => BlobData::shared(o.clone(), start..start + bytes.len()),
-                        None => bytes.to_vec().into(),
+                        Some(o)
+                            if (bytes.as_ptr() as usize)
+                                .is_multiple_of(alignment.max(1) as usize) =>
+                        {
+                            BlobData::shared(o.clone(), start..start + bytes.len())
+                        }
+                        _ => bytes.to_vec().into(),
                     },
                 }
             }
