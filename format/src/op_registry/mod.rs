@@ -5,6 +5,7 @@
 //! `tools/ods-layouts/gen_layouts.py` into `format/data/ods-layouts-22.json`
 //! and embedded as bincode by `build.rs`.
 
+mod json;
 mod model;
 
 pub use model::{Field, FieldKind, OpInfo, RegistryData};
@@ -46,6 +47,17 @@ impl OpRegistry {
             r.insert(op);
         }
         r
+    }
+
+    /// Adds the ops of a layout file made by `tools/ods-layouts/gen_layouts.py`
+    /// (e.g. for an out-of-tree dialect), replacing ops of the same name.
+    pub fn load_json(&mut self, text: &str) -> Result<usize, String> {
+        let data = json::registry_data_from_json(text)?;
+        let n = data.ops.len();
+        for op in data.ops {
+            self.insert(op);
+        }
+        Ok(n)
     }
 
     /// Adds (or replaces) an op, e.g. from a user's out-of-tree layout file.
@@ -95,6 +107,19 @@ mod tests {
             ]
         );
         let alloc = r.get(b"memref.alloc").unwrap();
+        let mut user = OpRegistry::new();
+        let n = user
+            .load_json(r#"{"ops": [{"name": "my.op", "attr_names": ["a"], "write_properties": true,
+                "v5": [{"name": "a", "kind": "opt_attr"}], "v6": [{"name": "a", "kind": "opt_attr"}]}]}"#)
+            .unwrap();
+        assert_eq!(n, 1);
+        assert_eq!(
+            user.get(b"my.op").unwrap().fields_v6[0].kind,
+            FieldKind::OptAttr
+        );
+        assert!(user
+            .load_json(r#"{"ops": [{"name": "x", "v6": [{"name": "f", "kind": "wat"}]}]}"#)
+            .is_err());
         assert_eq!(alloc.fields_v5[1].kind, FieldKind::LegacySegments);
         assert_eq!(
             alloc.fields_v6[1].kind,
