@@ -460,15 +460,10 @@ impl BytecodeReader<'_> {
             .partition(|(n, _)| info.inherent_attrs.iter().any(|i| i.as_bytes() == &n[..]));
         let mut inherent = inherent;
         // Non-attribute properties have no place before v5; the op's storage
-        // starts value-initialised, so an enum property shows as 0.
+        // starts value-initialised and shows as such (enum 0, unit false).
         for f in &info.fields_v6 {
-            if let rmlir_format::op_registry::FieldKind::Enum { bits } = f.kind {
-                let ty = self.module.ctx.intern_type(TypeData::signless(bits));
-                let zero = self.module.ctx.intern_attr(AttrData::Integer {
-                    ty,
-                    value: 0.into(),
-                });
-                inherent.push((f.name.as_bytes().into(), zero));
+            if let Some(a) = self.default_property(&f.kind) {
+                inherent.push((f.name.as_bytes().into(), a));
             }
         }
         inherent.sort_by(|a, b| a.0.cmp(&b.0));

@@ -104,8 +104,10 @@ impl<'a> BytecodeReader<'a> {
             }
             FieldKind::Unit | FieldKind::Bool => {
                 let set = p.read_u8()? != 0;
+                // mlir-opt shows a set unit property as a unit attribute and
+                // an unset one as `false`.
                 match kind {
-                    FieldKind::Unit => set.then(|| self.module.ctx.intern_attr(AttrData::Unit)),
+                    FieldKind::Unit if set => Some(self.module.ctx.intern_attr(AttrData::Unit)),
                     _ => Some(self.int_attr(1, set as u64)),
                 }
             }
@@ -125,11 +127,13 @@ impl<'a> BytecodeReader<'a> {
                 }))
             }
             FieldKind::Optional(inner) => {
-                if p.read_u8()? != 0 {
-                    self.read_field(p, inner)?
+                // Shown as an array of zero or one element.
+                let v = if p.read_u8()? != 0 {
+                    self.read_field(p, inner)?.into_iter().collect()
                 } else {
-                    None
-                }
+                    Vec::new()
+                };
+                Some(self.module.ctx.intern_attr(AttrData::Array(v)))
             }
             FieldKind::Array(inner) => {
                 let n = p.read_count(1, "property array element")?;
@@ -141,6 +145,27 @@ impl<'a> BytecodeReader<'a> {
                     }
                 }
                 Some(self.module.ctx.intern_attr(AttrData::Array(v)))
+            }
+        })
+    }
+
+    /// The attribute a non-attribute property shows when its storage is
+    /// value-initialised (files before v5 cannot hold such properties).
+    pub(super) fn default_property(&mut self, kind: &FieldKind) -> Option<AttrId> {
+        Some(match kind {
+            FieldKind::Attr
+            | FieldKind::OptAttr
+            | FieldKind::LegacySegments
+            | FieldKind::SparseSegments { .. } => return None,
+            FieldKind::Unit | FieldKind::Bool => self.int_attr(1, 0),
+            FieldKind::Int { bits, .. } => self.int_attr(*bits, 0),
+            FieldKind::Enum { bits } => self.int_attr(*bits, 0),
+            FieldKind::String => self.module.ctx.intern_attr(AttrData::String {
+                value: Box::new([]),
+                ty: None,
+            }),
+            FieldKind::Array(_) | FieldKind::Optional(_) => {
+                self.module.ctx.intern_attr(AttrData::Array(Vec::new()))
             }
         })
     }
