@@ -17,6 +17,10 @@ pub enum BodyPiece {
     Text(Box<str>),
     Attr(AttrId),
     Type(TypeId),
+    /// A nested attribute of the same dialect that the dialect prints
+    /// "stripped": its body without `#dialect.mnemonic` (`file = <"a" in
+    /// "b">`), or its alias when it has one (SPEC.md §2.4).
+    Stripped(AttrId),
 }
 
 /// The body of a dialect attribute or type: the "symbol data" MLIR passes to

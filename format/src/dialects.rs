@@ -109,6 +109,33 @@ pub const ATTR_ALIASES: &[(&str, &str, &str)] = &[
     ("sparse_tensor", "encoding", "sparse"),
 ];
 
+/// Parameters that a dialect prints "stripped" (`file = <…>` instead of
+/// `file = #llvm.di_file<…>`): `(dialect, attribute mnemonic, parameter)`
+/// → the nested attribute's mnemonic. From `format/data/llvm-stripped-params.tsv`
+/// (generated from LLVMAttrDefs.td by tools/dialect-encodings/gen.py);
+/// list-valued parameters are not included.
+pub fn stripped_param(dialect: &str, attr: &str, param: &str) -> Option<&'static str> {
+    static TABLE: std::sync::OnceLock<Vec<(&'static str, &'static str, &'static str)>> =
+        std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        include_str!("../data/llvm-stripped-params.tsv")
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .filter_map(|l| {
+                let f: Vec<&'static str> = l.split('\t').collect();
+                (f.len() >= 4 && f[3] == "single").then(|| (f[0], f[1], f[2]))
+            })
+            .collect()
+    });
+    if dialect != "llvm" {
+        return None;
+    }
+    table
+        .iter()
+        .find(|(a, p, _)| *a == attr && *p == param)
+        .map(|(_, _, n)| *n)
+}
+
 pub fn attr_alias(dialect: &str, mnemonic: &str) -> Option<&'static str> {
     ATTR_ALIASES
         .iter()

@@ -239,7 +239,9 @@ impl Collector<'_> {
             AttrData::Dialect { body, ty } => {
                 for p in &body.pieces {
                     match p {
-                        BodyPiece::Attr(x) => ch.push(self.visit_attr(*x, cbd)),
+                        BodyPiece::Attr(x) | BodyPiece::Stripped(x) => {
+                            ch.push(self.visit_attr(*x, cbd))
+                        }
                         BodyPiece::Type(t) => ch.push(self.visit_type(*t, cbd)),
                         BodyPiece::Text(_) => {}
                     }
@@ -317,7 +319,9 @@ impl Collector<'_> {
             TypeData::Dialect(body) => {
                 for p in &body.pieces {
                     match p {
-                        BodyPiece::Attr(x) => ch.push(self.visit_attr(*x, cbd)),
+                        BodyPiece::Attr(x) | BodyPiece::Stripped(x) => {
+                            ch.push(self.visit_attr(*x, cbd))
+                        }
                         BodyPiece::Type(t) => ch.push(self.visit_type(*t, cbd)),
                         BodyPiece::Text(_) => {}
                     }

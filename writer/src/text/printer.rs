@@ -623,9 +623,29 @@ impl Printer<'_> {
                 BodyPiece::Text(t) => self.out.push_str(t),
                 BodyPiece::Attr(a) => self.attr(*a, Elide::Never),
                 BodyPiece::Type(t) => self.ty(*t),
+                BodyPiece::Stripped(a) => self.stripped_attr(*a),
             }
         }
         std::mem::replace(&mut self.out, saved)
+    }
+
+    /// A nested attribute the dialect prints without `#dialect.mnemonic`,
+    /// unless it has an alias (SPEC.md §2.4).
+    fn stripped_attr(&mut self, a: AttrId) {
+        if self.try_alias(Sym::Attr(a)) {
+            return;
+        }
+        let m = self.m;
+        match m.ctx.attr(a) {
+            AttrData::Dialect { body, .. } => {
+                let s = self.body_string(body);
+                let rest = s.trim_start_matches(|c: char| {
+                    c.is_ascii_alphanumeric() || c == '_' || c == '.'
+                });
+                self.out.push_str(rest);
+            }
+            _ => self.attr_impl(a, Elide::Never),
+        }
     }
 
     fn dense_array_elems(&mut self, elem: TypeId, data: &[u8]) {

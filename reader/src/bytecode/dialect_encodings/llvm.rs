@@ -294,12 +294,16 @@ impl<'p, 'a> Printer<'p, 'a> {
                     return bad(self, &format!("#llvm.{mnemonic}"));
                 };
                 if attr_alias(DIALECT, mnemonic).is_some() {
-                    // Printed as its alias (`#di_file`).
-                    self.b.attr(a);
+                    // Printed as its alias (`#di_file`), or stripped (`<…>`)
+                    // in local scope.
+                    self.b.pieces.push(rmlir_format::BodyPiece::Stripped(a));
                 } else {
                     // No alias kind: its stripped body is spliced in.
-                    for p in &rest {
-                        self.b.piece(p);
+                    for p in rest {
+                        match p {
+                            rmlir_format::BodyPiece::Text(t) => self.b.text(&t),
+                            other => self.b.pieces.push(other),
+                        }
                     }
                 }
             }

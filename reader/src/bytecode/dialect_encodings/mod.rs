@@ -318,13 +318,6 @@ impl Body {
     pub fn ty(&mut self, t: TypeId) {
         self.pieces.push(BodyPiece::Type(t));
     }
-
-    pub fn piece(&mut self, p: &BodyPiece) {
-        match p {
-            BodyPiece::Text(t) => self.text(t),
-            other => self.pieces.push(other.clone()),
-        }
-    }
 }
 
 /// A string literal as MLIR prints it (LLVM's `printEscapedString`).

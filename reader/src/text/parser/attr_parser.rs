@@ -663,6 +663,44 @@ impl<'a> Parser<'a> {
         if !rmlir_format::dialects::is_registered_dialect(dialect) {
             return Ok(DialectSymbol::Opaque(self.src[start..end].into()));
         }
+        let mnemonic_end = (start..end)
+            .find(|&i| !(self.src[i].is_ascii_alphanumeric() || self.src[i] == b'_'))
+            .unwrap_or(end);
+        let mnemonic = lossy(&self.src[start..mnemonic_end]);
+        self.dialect_body(dialect, &mnemonic, start, end)
+            .map(DialectSymbol::Body)
+    }
+
+    /// The parameter name before a `<` at `lt` (`file = <`), if any.
+    fn param_before(&self, floor: usize, lt: usize) -> Option<&'a [u8]> {
+        let mut q = lt;
+        while q > floor && self.src[q - 1].is_ascii_whitespace() {
+            q -= 1;
+        }
+        if q == floor || self.src[q - 1] != b'=' {
+            return None;
+        }
+        q -= 1;
+        while q > floor && self.src[q - 1].is_ascii_whitespace() {
+            q -= 1;
+        }
+        let end = q;
+        while q > floor && (self.src[q - 1].is_ascii_alphanumeric() || self.src[q - 1] == b'_') {
+            q -= 1;
+        }
+        (q < end).then(|| &self.src[q..end])
+    }
+
+    /// The pieces of a registered dialect's symbol data `start..end` whose
+    /// mnemonic is `mnemonic` (SPEC.md §2.4): text, nested attributes and
+    /// types, and nested attributes the dialect prints stripped.
+    fn dialect_body(
+        &mut self,
+        dialect: &str,
+        mnemonic: &str,
+        start: usize,
+        end: usize,
+    ) -> Result<DialectBody> {
         let mut pieces = Vec::new();
         let mut text_start = start;
         let mut p = start;
@@ -671,6 +709,38 @@ impl<'a> Parser<'a> {
             if c == b'"' {
                 p = lexer::string_end(self.src, p).unwrap_or(end).min(end);
                 continue;
+            }
+            if c == b'<' {
+                let nested = self
+                    .param_before(start, p)
+                    .and_then(|param| std::str::from_utf8(param).ok())
+                    .and_then(|param| {
+                        rmlir_format::dialects::stripped_param(dialect, mnemonic, param)
+                    });
+                if let Some(nested) = nested {
+                    // `param = <...>`: a stripped attribute of this dialect.
+                    let body_end = self.scan_balanced_body(p)?;
+                    if body_end <= end {
+                        if text_start < p {
+                            pieces.push(BodyPiece::Text(lossy(&self.src[text_start..p]).into()));
+                        }
+                        self.enter()?;
+                        let mut inner = self.dialect_body(dialect, nested, p, body_end)?;
+                        self.leave();
+                        match inner.pieces.first_mut() {
+                            Some(BodyPiece::Text(t)) => *t = format!("{nested}{t}").into(),
+                            _ => inner.pieces.insert(0, BodyPiece::Text(nested.into())),
+                        }
+                        let a = self.m.ctx.intern_attr(AttrData::Dialect {
+                            body: inner,
+                            ty: None,
+                        });
+                        pieces.push(BodyPiece::Stripped(a));
+                        p = body_end;
+                        text_start = p;
+                        continue;
+                    }
+                }
             }
             let prev_ident = p > start && lexer::is_ident_char(self.src[p - 1]);
             let nested = match c {
@@ -704,7 +774,26 @@ impl<'a> Parser<'a> {
             let piece = if c == b'!' {
                 BodyPiece::Type(self.parse_type_no_trailing()?)
             } else {
-                BodyPiece::Attr(self.parse_attr_no_trailing()?)
+                let a = self.parse_attr_no_trailing()?;
+                // An alias (`file = #di_file`) in a parameter the dialect
+                // prints stripped is still a stripped attribute.
+                let stripped = self
+                    .param_before(start, p)
+                    .and_then(|param| std::str::from_utf8(param).ok())
+                    .and_then(|param| {
+                        rmlir_format::dialects::stripped_param(dialect, mnemonic, param)
+                    })
+                    .is_some_and(|nested| match self.m.ctx.attr(a) {
+                        AttrData::Dialect { body, .. } => {
+                            &*body.dialect == dialect && body.mnemonic() == nested
+                        }
+                        _ => false,
+                    });
+                if stripped {
+                    BodyPiece::Stripped(a)
+                } else {
+                    BodyPiece::Attr(a)
+                }
             };
             pieces.push(piece);
             p = self.last_token_end(p);
@@ -719,10 +808,10 @@ impl<'a> Parser<'a> {
         if text_start < end {
             pieces.push(BodyPiece::Text(lossy(&self.src[text_start..end]).into()));
         }
-        Ok(DialectSymbol::Body(DialectBody {
+        Ok(DialectBody {
             dialect: dialect.into(),
             pieces,
-        }))
+        })
     }
 
     /// The end of the previously consumed token: scanning back from the
