@@ -7,6 +7,7 @@ pub mod bytecode;
 pub mod context;
 pub mod dense;
 pub mod dialects;
+pub mod escape;
 pub mod float;
 pub mod ir;
 pub mod op_registry;

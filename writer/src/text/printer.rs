@@ -1056,27 +1056,9 @@ fn hex_upper(data: &[u8], out: &mut String) {
     }
 }
 
-/// LLVM's `printEscapedString`: printable ASCII but `"` and `\` as is,
-/// `\\` for backslash, `\XX` (upper-case hex) for everything else.
+/// MLIR's quoted string form (SPEC.md §4.4).
 pub fn escaped_string(s: &[u8], out: &mut String) {
-    out.push('"');
-    escape_into(s, out);
-    out.push('"');
-}
-
-fn escape_into(s: &[u8], out: &mut String) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    for &c in s {
-        if c == b'\\' {
-            out.push_str("\\\\");
-        } else if (0x20..0x7f).contains(&c) && c != b'"' {
-            out.push(c as char);
-        } else {
-            out.push('\\');
-            out.push(HEX[(c >> 4) as usize] as char);
-            out.push(HEX[(c & 15) as usize] as char);
-        }
-    }
+    rmlir_format::escape::write_quoted(s, out);
 }
 
 fn quoted(s: &[u8], out: &mut String) {

@@ -322,18 +322,5 @@ impl Body {
 
 /// A string literal as MLIR prints it (LLVM's `printEscapedString`).
 pub(super) fn quoted(s: &[u8], out: &mut String) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    out.push('"');
-    for &c in s {
-        if c == b'\\' {
-            out.push_str("\\\\");
-        } else if (0x20..0x7f).contains(&c) && c != b'"' {
-            out.push(c as char);
-        } else {
-            out.push('\\');
-            out.push(HEX[(c >> 4) as usize] as char);
-            out.push(HEX[(c & 15) as usize] as char);
-        }
-    }
-    out.push('"');
+    rmlir_format::escape::write_quoted(s, out);
 }
