@@ -277,6 +277,35 @@ impl Module {
         self.regions[region.index()].blocks.push(block);
     }
 
+    /// Makes the top-level operation from the ops parsed into `block` of
+    /// `region`: a lone `builtin.module` is the top op itself; anything else
+    /// is wrapped in an implicit `builtin.module` at `implicit_loc`, as
+    /// MLIR's parser does (SPEC.md §3).
+    pub fn set_top_level(&mut self, region: RegionId, block: BlockId, implicit_loc: AttrId) {
+        let ops = &self.blocks[block.index()].ops;
+        if ops.len() == 1 && self.op_name(ops[0]) == b"builtin.module" {
+            let op = ops[0];
+            self.ops[op.index()].parent = None;
+            self.top = Some(op);
+            return;
+        }
+        let name = self.op_names.intern(b"builtin.module");
+        let dict = self
+            .ctx
+            .intern_attr(crate::attrs::AttrData::Dictionary(Vec::new()));
+        let op = self.new_op(
+            name,
+            vec![],
+            &[],
+            vec![],
+            None,
+            dict,
+            vec![region],
+            implicit_loc,
+        );
+        self.top = Some(op);
+    }
+
     /// The number of operations reachable from the top-level operation.
     pub fn num_live_ops(&self) -> usize {
         let mut n = 0;

@@ -68,22 +68,8 @@ impl<'a> BytecodeReader<'a> {
             return r.err("unexpected trailing data in the IR section");
         }
         self.close_scope(scope, &r)?;
-        let ops = self.module.block(top_block).ops.clone();
-        if ops.len() == 1 && self.module.op_name(ops[0]) == b"builtin.module" {
-            self.module.ops[ops[0].index()].parent = None;
-            self.module.top = Some(ops[0]);
-        } else {
-            let name = self.module.op_names.intern(b"builtin.module");
-            let loc = self.module.ctx.intern_attr(AttrData::UnknownLoc);
-            let dict = self
-                .module
-                .ctx
-                .intern_attr(AttrData::Dictionary(Vec::new()));
-            let op =
-                self.module
-                    .new_op(name, vec![], &[], vec![], None, dict, vec![top_region], loc);
-            self.module.top = Some(op);
-        }
+        let loc = self.module.ctx.intern_attr(AttrData::UnknownLoc);
+        self.module.set_top_level(top_region, top_block, loc);
         Ok(())
     }
 

@@ -384,29 +384,12 @@ impl<'a> Parser<'a> {
         self.check_blocks_defined(&scope)?;
         self.resolve_deferred_locs()?;
         self.finish_values()?;
-        let ops = self.m.block(top_block).ops.clone();
-        if ops.len() == 1 && self.m.op_name(ops[0]) == b"builtin.module" {
-            self.m.ops[ops[0].index()].parent = None;
-            self.m.top = Some(ops[0]);
-        } else {
-            let name = self.m.op_names.intern(b"builtin.module");
-            let loc = self.m.ctx.intern_attr(AttrData::FileLineCol {
-                file: self.file.as_bytes().into(),
-                line: 0,
-                col: 0,
-            });
-            let op = self.m.new_op(
-                name,
-                vec![],
-                &[],
-                vec![],
-                None,
-                self.empty_dict,
-                vec![top_region],
-                loc,
-            );
-            self.m.top = Some(op);
-        }
+        let loc = self.m.ctx.intern_attr(AttrData::FileLineCol {
+            file: self.file.as_bytes().into(),
+            line: 0,
+            col: 0,
+        });
+        self.m.set_top_level(top_region, top_block, loc);
         Ok(())
     }
 
