@@ -36,6 +36,25 @@ enum Command {
         #[arg(long)]
         local_scope: bool,
     },
+    /// Write a module (generic text or bytecode) as MLIR bytecode, byte for
+    /// byte as `mlir-opt --emit-bytecode` writes it. A version that cannot
+    /// hold the IR (e.g. properties below v5) is an error, never a silent
+    /// drop.
+    ///
+    /// Example: rmlir-bc encode model.mlir -o model.mlirbc --emit-version 5
+    Encode {
+        /// Input file, or `-` for standard input.
+        input: PathBuf,
+        /// Output file (written atomically); standard output when absent or `-`.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Bytecode version to write (0–6).
+        #[arg(long, default_value_t = 6)]
+        emit_version: u64,
+        /// Producer string stored in the header.
+        #[arg(long, default_value = "MLIR22.1.8")]
+        producer: String,
+    },
     /// Describe a bytecode file: version, producer, sections, dialects,
     /// table sizes, resources and top-level symbols. Reads lazily: no
     /// function body is decoded.
@@ -61,6 +80,16 @@ fn main() -> ExitCode {
     }
 }
 
+/// Reads text or bytecode, told apart by the bytecode magic.
+fn load(inp: &input::Input) -> Result<rmlir_format::Module, String> {
+    let data = inp.data();
+    if rmlir_reader::is_bytecode(data) {
+        rmlir_reader::read_bytecode_shared(&inp.bytes).map_err(|e| format!("{}: {e}", inp.name))
+    } else {
+        rmlir_reader::parse_module(data, &inp.name).map_err(|e| e.to_string())
+    }
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Decode {
@@ -69,16 +98,26 @@ fn run(cli: Cli) -> Result<(), String> {
             local_scope,
         } => {
             let inp = input::read_input(&input)?;
-            let data = inp.data();
-            let module = if rmlir_reader::is_bytecode(data) {
-                rmlir_reader::read_bytecode_shared(&inp.bytes)
-                    .map_err(|e| format!("{}: {e}", inp.name))?
-            } else {
-                rmlir_reader::parse_module(data, &inp.name).map_err(|e| e.to_string())?
-            };
+            let module = load(&inp)?;
             let text =
                 rmlir_writer::print_module(&module, rmlir_writer::PrintOptions { local_scope });
             output::write_output(output.as_deref(), text.as_bytes())
+        }
+        Command::Encode {
+            input,
+            output,
+            emit_version,
+            producer,
+        } => {
+            let inp = input::read_input(&input)?;
+            let module = load(&inp)?;
+            let opts = rmlir_writer::WriteOptions {
+                version: emit_version,
+                producer,
+            };
+            let bytes = rmlir_writer::write_bytecode(&module, &opts)
+                .map_err(|e| format!("{}: {e}", inp.name))?;
+            output::write_output(output.as_deref(), &bytes)
         }
         Command::Info { input, json } => {
             let inp = input::read_input(&input)?;

@@ -1,5 +1,7 @@
 //! rmlir-writer: the rmlir IR to MLIR's generic textual form (and, later,
 //! bytecode) (SPEC.md §4).
+pub mod bytecode;
 pub mod text;
 
+pub use bytecode::{write_bytecode, WriteOptions};
 pub use text::{print_module, PrintOptions};

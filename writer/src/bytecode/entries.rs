@@ -1,0 +1,487 @@
+//! Attribute and type entries: which dialect owns each, whether it has a
+//! binary encoding, and the builtin dialect's encodings (SPEC.md §6.6).
+//!
+//! Encodings are written once, against a [`Sink`]: the numbering pass runs
+//! them to visit nested references in field order (MLIR's numbering
+//! "dummy write"), the encoding pass runs the same code to produce bytes,
+//! so the two can never disagree.
+
+use super::interner::AttrRef;
+use num_bigint::{BigInt, Sign};
+use rmlir_format::bytecode::builtin_codes::{attr as acode, ty as tcode};
+use rmlir_format::float::FloatKind;
+use rmlir_format::*;
+
+/// What an encoding writes: references (numbered or indexed), strings
+/// (string table), and raw values.
+pub trait Sink {
+    /// True in the numbering pass, which only follows references; costly
+    /// raw payloads need not be computed then.
+    const NUMBERING: bool;
+    fn attr(&mut self, a: AttrRef<'_>);
+    /// An optional attribute: `vflag(index, present)`.
+    fn opt_attr(&mut self, a: Option<AttrRef<'_>>);
+    fn ty(&mut self, t: TypeId);
+    fn varint(&mut self, v: u64);
+    fn signed_varint(&mut self, v: i64);
+    fn byte(&mut self, b: u8);
+    /// A string-table reference.
+    fn string(&mut self, s: &[u8]);
+    /// A length-prefixed blob.
+    fn blob(&mut self, b: &[u8]);
+    /// A builtin dialect resource handle.
+    fn resource(&mut self, key: &[u8]);
+}
+
+/// The dialect whose group an attribute entry belongs to.
+pub fn attr_dialect(d: &AttrData) -> &str {
+    match d {
+        AttrData::Opaque { dialect, .. } => dialect,
+        AttrData::Dialect { body, .. } => &body.dialect,
+        _ => "builtin",
+    }
+}
+
+pub fn type_dialect(d: &TypeData) -> &str {
+    match d {
+        TypeData::Opaque { dialect, .. } => dialect,
+        TypeData::Dialect(body) => &body.dialect,
+        _ => "builtin",
+    }
+}
+
+/// Whether the builtin dialect encodes this attribute in binary; the rest
+/// (affine maps, integer sets, strided layouts, opaque and other dialects'
+/// attributes) are textual entries (SPEC.md §6.6).
+pub fn attr_has_encoding(d: &AttrData) -> bool {
+    !matches!(
+        d,
+        AttrData::AffineMap(_)
+            | AttrData::IntegerSet(_)
+            | AttrData::Strided { .. }
+            | AttrData::Opaque { .. }
+            | AttrData::Dialect { .. }
+    )
+}
+
+pub fn type_has_encoding(d: &TypeData) -> bool {
+    match d {
+        TypeData::Float(k) => float_code(*k).is_some(),
+        TypeData::Opaque { .. } | TypeData::Dialect(_) => false,
+        _ => true,
+    }
+}
+
+fn float_code(k: FloatKind) -> Option<u64> {
+    Some(match k {
+        FloatKind::BF16 => tcode::BF16,
+        FloatKind::F16 => tcode::F16,
+        FloatKind::F32 => tcode::F32,
+        FloatKind::F64 => tcode::F64,
+        FloatKind::F80 => tcode::F80,
+        FloatKind::F128 => tcode::F128,
+        _ => return None,
+    })
+}
+
+/// Writes a builtin attribute's encoding; the caller checked
+/// [`attr_has_encoding`].
+pub fn write_attr<S: Sink>(s: &mut S, ctx: &Context, d: &AttrData) {
+    match d {
+        AttrData::Array(elems) => {
+            s.varint(acode::ARRAY);
+            s.varint(elems.len() as u64);
+            for &e in elems {
+                s.attr(AttrRef::Id(e));
+            }
+        }
+        AttrData::Dictionary(entries) => {
+            s.varint(acode::DICTIONARY);
+            s.varint(entries.len() as u64);
+            for (name, v) in entries {
+                s.attr(AttrRef::Str(name));
+                s.attr(AttrRef::Id(*v));
+            }
+        }
+        AttrData::String { value, ty: None } => {
+            s.varint(acode::STRING);
+            s.string(value);
+        }
+        AttrData::String { value, ty: Some(t) } => {
+            s.varint(acode::STRING_WITH_TYPE);
+            s.string(value);
+            s.ty(*t);
+        }
+        AttrData::SymbolRef { root, nested } => {
+            if nested.is_empty() {
+                s.varint(acode::FLAT_SYMBOL_REF);
+                s.attr(AttrRef::Str(root));
+            } else {
+                s.varint(acode::SYMBOL_REF);
+                s.attr(AttrRef::Str(root));
+                s.varint(nested.len() as u64);
+                for n in nested {
+                    s.attr(AttrRef::FlatSymbol(n));
+                }
+            }
+        }
+        AttrData::Type(t) => {
+            s.varint(acode::TYPE);
+            s.ty(*t);
+        }
+        AttrData::Unit => s.varint(acode::UNIT),
+        AttrData::Integer { ty, value } => {
+            s.varint(acode::INTEGER);
+            s.ty(*ty);
+            let width = match ctx.ty(*ty) {
+                TypeData::Integer { width, .. } => *width,
+                _ => 64,
+            };
+            write_apint(s, width, &int_words(value, width));
+        }
+        AttrData::Float { ty, bits } => {
+            s.varint(acode::FLOAT);
+            s.ty(*ty);
+            let width = match ctx.ty(*ty) {
+                TypeData::Float(k) => k.bit_width(),
+                _ => 64,
+            };
+            write_apint(s, width, &[*bits as u64, (*bits >> 64) as u64]);
+        }
+        AttrData::CallSiteLoc { callee, caller } => {
+            s.varint(acode::CALL_SITE_LOC);
+            s.attr(AttrRef::Id(*callee));
+            s.attr(AttrRef::Id(*caller));
+        }
+        AttrData::FileLineCol { file, line, col } => {
+            s.varint(acode::FILE_LINE_COL_LOC);
+            s.attr(AttrRef::Str(file));
+            s.varint(u64::from(*line));
+            s.varint(u64::from(*col));
+        }
+        AttrData::FileLineColRange {
+            file,
+            start_line,
+            start_col,
+            end_line,
+            end_col,
+        } => {
+            s.varint(acode::FILE_LINE_COL_RANGE);
+            s.attr(AttrRef::Str(file));
+            let sl = *start_line;
+            let sc = start_col.unwrap_or(0);
+            let el = end_line.unwrap_or(sl);
+            let ec = end_col.unwrap_or(sc);
+            // MLIR 22 stores only as many numbers as the range needs; the
+            // first rule that applies wins (a line-only range drops its
+            // end column).
+            let vals: &[u32] = if sl == 0 && sc == 0 && el == 0 && ec == 0 {
+                &[]
+            } else if sc == 0 && el == sl {
+                &[sl]
+            } else if el == sl && ec == sc {
+                &[sl, sc]
+            } else if el == sl {
+                &[sl, sc, ec]
+            } else {
+                &[sl, sc, el, ec]
+            };
+            s.varint(vals.len() as u64);
+            for &v in vals {
+                s.varint(u64::from(v));
+            }
+        }
+        AttrData::FusedLoc {
+            locations,
+            metadata,
+        } => {
+            s.varint(if metadata.is_some() {
+                acode::FUSED_LOC_WITH_METADATA
+            } else {
+                acode::FUSED_LOC
+            });
+            s.varint(locations.len() as u64);
+            for &l in locations {
+                s.attr(AttrRef::Id(l));
+            }
+            if let Some(md) = metadata {
+                s.attr(AttrRef::Id(*md));
+            }
+        }
+        AttrData::NameLoc { name, child } => {
+            s.varint(acode::NAME_LOC);
+            s.attr(AttrRef::Str(name));
+            s.attr(AttrRef::Id(*child));
+        }
+        AttrData::UnknownLoc => s.varint(acode::UNKNOWN_LOC),
+        AttrData::DenseResource { ty, key } => {
+            s.varint(acode::DENSE_RESOURCE_ELEMENTS);
+            s.ty(*ty);
+            s.resource(key);
+        }
+        AttrData::DenseArray { elem, data } => {
+            s.varint(acode::DENSE_ARRAY);
+            s.ty(*elem);
+            let size = rmlir_format::dense::element_layout(ctx, *elem).map_or(1, |l| l.bytes);
+            s.varint((data.len() / size.max(1)) as u64);
+            s.blob(data);
+        }
+        AttrData::DenseIntOrFp { ty, splat, data } => {
+            s.varint(acode::DENSE_INT_OR_FP_ELEMENTS);
+            s.ty(*ty);
+            let elem = ctx.ty(*ty).element_type();
+            let is_i1 =
+                elem.is_some_and(|e| matches!(ctx.ty(e), TypeData::Integer { width: 1, .. }));
+            let pad_mask = elem.and_then(|e| int_padding_mask(ctx, e));
+            if S::NUMBERING {
+                s.blob(&[]);
+            } else if let Some((size, mask)) = pad_mask {
+                // MLIR keeps the padding bits above the width zero
+                // (`i4 -1` is `0f`); our storage sign-extends.
+                let mut v = data.to_vec();
+                for chunk in v.chunks_mut(size) {
+                    chunk[size - 1] &= mask;
+                }
+                s.blob(&v);
+            } else if !is_i1 {
+                s.blob(data);
+            } else if *splat {
+                // A boolean splat is one byte of all ones or all zeros.
+                s.blob(&[if data.first().is_some_and(|b| b & 1 != 0) {
+                    0xFF
+                } else {
+                    0
+                }]);
+            } else {
+                // Booleans are bit-packed, LSB first.
+                let mut packed = vec![0u8; data.len().div_ceil(8)];
+                for (i, &b) in data.iter().enumerate() {
+                    packed[i / 8] |= (b & 1) << (i % 8);
+                }
+                s.blob(&packed);
+            }
+        }
+        AttrData::DenseString { ty, splat, strings } => {
+            s.varint(acode::DENSE_STRING_ELEMENTS);
+            s.ty(*ty);
+            s.varint(u64::from(*splat));
+            for st in strings {
+                s.string(st);
+            }
+        }
+        AttrData::Sparse {
+            ty,
+            indices,
+            values,
+        } => {
+            s.varint(acode::SPARSE_ELEMENTS);
+            s.ty(*ty);
+            s.attr(AttrRef::Id(*indices));
+            s.attr(AttrRef::Id(*values));
+        }
+        AttrData::Distinct { referenced, .. } => {
+            s.varint(acode::DISTINCT);
+            s.attr(AttrRef::Id(*referenced));
+        }
+        AttrData::AffineMap(_)
+        | AttrData::IntegerSet(_)
+        | AttrData::Strided { .. }
+        | AttrData::Opaque { .. }
+        | AttrData::Dialect { .. } => unreachable!("textual attribute entry"),
+    }
+}
+
+/// Writes a builtin type's encoding; the caller checked [`type_has_encoding`].
+pub fn write_type<S: Sink>(s: &mut S, d: &TypeData) {
+    match d {
+        TypeData::Integer { width, signedness } => {
+            s.varint(tcode::INTEGER);
+            let sg = match signedness {
+                Signedness::Signless => 0,
+                Signedness::Signed => 1,
+                Signedness::Unsigned => 2,
+            };
+            s.varint((u64::from(*width) << 2) | sg);
+        }
+        TypeData::Index => s.varint(tcode::INDEX),
+        TypeData::Function { inputs, results } => {
+            s.varint(tcode::FUNCTION);
+            type_list(s, inputs);
+            type_list(s, results);
+        }
+        TypeData::Float(k) => s.varint(float_code(*k).expect("float kind with a code")),
+        TypeData::Complex(e) => {
+            s.varint(tcode::COMPLEX);
+            s.ty(*e);
+        }
+        TypeData::MemRef {
+            shape,
+            elem,
+            layout,
+            memory_space,
+        } => {
+            match memory_space {
+                Some(ms) => {
+                    s.varint(tcode::MEMREF_WITH_MEMORY_SPACE);
+                    s.attr(AttrRef::Id(*ms));
+                }
+                None => s.varint(tcode::MEMREF),
+            }
+            write_shape(s, shape);
+            s.ty(*elem);
+            // MLIR always has a layout; the default is the identity map.
+            s.attr(match layout {
+                Some(l) => AttrRef::Id(*l),
+                None => AttrRef::IdentityMap(shape.len() as u32),
+            });
+        }
+        TypeData::None => s.varint(tcode::NONE),
+        TypeData::RankedTensor {
+            shape,
+            elem,
+            encoding,
+        } => {
+            match encoding {
+                Some(e) => {
+                    s.varint(tcode::RANKED_TENSOR_WITH_ENCODING);
+                    s.attr(AttrRef::Id(*e));
+                }
+                None => s.varint(tcode::RANKED_TENSOR),
+            }
+            write_shape(s, shape);
+            s.ty(*elem);
+        }
+        TypeData::Tuple(elems) => {
+            s.varint(tcode::TUPLE);
+            type_list(s, elems);
+        }
+        TypeData::UnrankedMemRef { elem, memory_space } => {
+            match memory_space {
+                Some(ms) => {
+                    s.varint(tcode::UNRANKED_MEMREF_WITH_MEMORY_SPACE);
+                    s.attr(AttrRef::Id(*ms));
+                }
+                None => s.varint(tcode::UNRANKED_MEMREF),
+            }
+            s.ty(*elem);
+        }
+        TypeData::UnrankedTensor { elem } => {
+            s.varint(tcode::UNRANKED_TENSOR);
+            s.ty(*elem);
+        }
+        TypeData::Vector {
+            shape,
+            scalable,
+            elem,
+        } => {
+            if scalable.iter().any(|&b| b) {
+                s.varint(tcode::VECTOR_WITH_SCALABLE_DIMS);
+                s.varint(scalable.len() as u64);
+                for &b in scalable {
+                    s.byte(b as u8);
+                }
+            } else {
+                s.varint(tcode::VECTOR);
+            }
+            write_shape(s, shape);
+            s.ty(*elem);
+        }
+        TypeData::Opaque { .. } | TypeData::Dialect(_) => unreachable!("textual type entry"),
+    }
+}
+
+/// For integer elements (or complex parts) whose width is not a whole
+/// number of bytes (and not `i1`): the bytes per part and the mask of the
+/// last byte's valid bits.
+fn int_padding_mask(ctx: &Context, elem: TypeId) -> Option<(usize, u8)> {
+    let w = match ctx.ty(elem) {
+        TypeData::Integer { width, .. } => *width,
+        TypeData::Complex(inner) => match ctx.ty(*inner) {
+            TypeData::Integer { width, .. } => *width,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    if w <= 1 || w % 8 == 0 {
+        return None;
+    }
+    Some(((w as usize).div_ceil(8), (1u8 << (w % 8)) - 1))
+}
+
+fn type_list<S: Sink>(s: &mut S, ts: &[TypeId]) {
+    s.varint(ts.len() as u64);
+    for &t in ts {
+        s.ty(t);
+    }
+}
+
+fn write_shape<S: Sink>(s: &mut S, shape: &[i64]) {
+    s.varint(shape.len() as u64);
+    for &d in shape {
+        s.signed_varint(d);
+    }
+}
+
+/// The two's-complement bits of `v` truncated to `width`, as 64-bit words
+/// (least significant first).
+pub fn int_words(v: &BigInt, width: u32) -> Vec<u64> {
+    let nwords = (width as usize).div_ceil(64).max(1);
+    let (sign, mut digits) = v.to_u64_digits();
+    digits.resize(nwords, 0);
+    if sign == Sign::Minus {
+        // Two's complement: invert and add one.
+        let mut carry = true;
+        for d in digits.iter_mut() {
+            let (x, c) = (!*d).overflowing_add(carry as u64);
+            *d = x;
+            carry = c;
+        }
+    }
+    let rem = width % 64;
+    if rem != 0 {
+        let last = nwords - 1;
+        digits[last] &= (1u64 << rem) - 1;
+    }
+    digits
+}
+
+/// `writeAPIntWithKnownWidth`: a raw byte up to 8 bits, a signed VarInt
+/// of the zero-extended value up to 64, else the active word count and
+/// each word as a signed VarInt.
+pub fn write_apint<S: Sink>(s: &mut S, width: u32, words: &[u64]) {
+    let w0 = words.first().copied().unwrap_or(0);
+    if width <= 8 {
+        s.byte(w0 as u8);
+        return;
+    }
+    if width <= 64 {
+        s.signed_varint(w0 as i64);
+        return;
+    }
+    let nwords = (width as usize).div_ceil(64);
+    let active = (0..nwords.min(words.len()))
+        .rev()
+        .find(|&i| words[i] != 0)
+        .map_or(1, |i| i + 1);
+    s.varint(active as u64);
+    for &w in &words[..active.min(words.len())] {
+        s.signed_varint(w as i64);
+    }
+    for _ in words.len()..active {
+        s.signed_varint(0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_of_negative_values() {
+        assert_eq!(int_words(&BigInt::from(-1), 8), vec![0xff]);
+        assert_eq!(int_words(&BigInt::from(-5), 32), vec![0xFFFF_FFFB]);
+        assert_eq!(int_words(&BigInt::from(-1), 64), vec![u64::MAX]);
+        assert_eq!(int_words(&BigInt::from(-1), 70), vec![u64::MAX, 0x3f]);
+        assert_eq!(int_words(&BigInt::from(3), 128), vec![3, 0]);
+    }
+}

@@ -1,0 +1,472 @@
+//! IR numbering (SPEC.md §6.10): the walk that finds every dialect, op
+//! name, attribute, type and resource the file refers to, counts the
+//! references, numbers values per isolated scope and decides which ops'
+//! regions are isolated; then the final order of each table (reference
+//! count, then dialect groups per VarInt byte band), as MLIR's writer does.
+
+use super::entries::{self, Sink};
+use super::interner::{AttrRef, AttrSpace};
+use super::properties::{self, OpProps};
+use super::WriteError;
+use rmlir_format::op_registry::OpRegistry;
+use rmlir_format::*;
+use std::collections::HashMap;
+
+const UNSET: u32 = u32::MAX;
+
+/// One numbered attribute, type or op name.
+#[derive(Clone, Copy, Debug)]
+pub struct Item<K> {
+    pub key: K,
+    pub dialect: u32,
+    refs: u32,
+}
+
+/// How an op name is written.
+#[derive(Clone, Debug)]
+pub struct OpNameInfo {
+    /// The name without its dialect prefix.
+    pub suffix: Bytes,
+    pub registered: bool,
+}
+
+pub struct Numbering<'m> {
+    pub m: &'m Module,
+    pub version: u64,
+    pub registry: &'static OpRegistry,
+    pub space: AttrSpace<'m>,
+    pub dialects: Vec<Bytes>,
+    dialect_ids: HashMap<Bytes, u32>,
+    pub attrs: Vec<Item<AttrId>>,
+    pub types: Vec<Item<TypeId>>,
+    pub op_names: Vec<Item<OpNameId>>,
+    /// Position in `attrs`/`types`/`op_names` while numbering; the final
+    /// index after [`Numbering::finish`].
+    pub attr_index: Vec<u32>,
+    pub type_index: Vec<u32>,
+    pub op_name_index: Vec<u32>,
+    pub op_name_info: HashMap<OpNameId, OpNameInfo>,
+    pub value_ids: Vec<u32>,
+    pub block_index: Vec<u32>,
+    /// Per region: (blocks, values defined directly in it).
+    pub region_counts: HashMap<RegionId, (u32, u32)>,
+    /// Per op with regions: whether its regions are isolated.
+    pub isolated: Vec<bool>,
+    /// Builtin resource keys in first-reference order.
+    pub resource_refs: Vec<Bytes>,
+    /// Resource handle numbers by key (after `finish`).
+    pub resource_ids: HashMap<Bytes, u32>,
+    error: Option<WriteError>,
+    next_value: u32,
+}
+
+impl<'m> Numbering<'m> {
+    pub fn run(
+        m: &'m Module,
+        version: u64,
+        registry: &'static OpRegistry,
+    ) -> Result<Numbering<'m>, WriteError> {
+        let Some(top) = m.top else {
+            return Err(WriteError::new("the module has no top-level operation"));
+        };
+        let space = AttrSpace::new(&m.ctx);
+        let mut n = Numbering {
+            m,
+            version,
+            registry,
+            attr_index: vec![UNSET; space.len()],
+            space,
+            dialects: Vec::new(),
+            dialect_ids: HashMap::new(),
+            attrs: Vec::new(),
+            types: Vec::new(),
+            op_names: Vec::new(),
+            type_index: vec![UNSET; m.ctx.num_types()],
+            op_name_index: vec![UNSET; m.op_names.len()],
+            op_name_info: HashMap::new(),
+            value_ids: vec![UNSET; m.values.len()],
+            block_index: vec![UNSET; m.blocks.len()],
+            region_counts: HashMap::new(),
+            isolated: compute_isolation(m, top, registry),
+            resource_refs: Vec::new(),
+            resource_ids: HashMap::new(),
+            error: None,
+            next_value: 0,
+        };
+        n.number_op(top);
+        let mut stack: Vec<(RegionId, u32)> = Vec::new();
+        n.push_regions(top, &mut stack);
+        while let Some((r, start)) = stack.pop() {
+            n.next_value = start;
+            n.number_region(r);
+            for &b in &m.region(r).blocks {
+                for &op in &m.block(b).ops {
+                    n.push_regions(op, &mut stack);
+                }
+            }
+        }
+        if let Some(e) = n.error.take() {
+            return Err(e);
+        }
+        n.finish();
+        Ok(n)
+    }
+
+    fn push_regions(&self, op: OpId, stack: &mut Vec<(RegionId, u32)>) {
+        let o = self.m.op(op);
+        if o.regions.is_empty() {
+            return;
+        }
+        let start = if self.isolated[op.index()] {
+            0
+        } else {
+            self.next_value
+        };
+        for &r in &o.regions {
+            stack.push((r, start));
+        }
+    }
+
+    fn number_region(&mut self, r: RegionId) {
+        let m = self.m;
+        let blocks = &m.region(r).blocks;
+        if blocks.is_empty() {
+            return;
+        }
+        let first = self.next_value;
+        for (i, &b) in blocks.iter().enumerate() {
+            self.block_index[b.index()] = i as u32;
+            for &a in &m.block(b).args {
+                self.value_ids[a.index()] = self.next_value;
+                self.next_value += 1;
+                let v = m.value(a);
+                let loc = self.arg_loc(v);
+                self.number_attr(loc);
+                self.number_type(v.ty);
+            }
+            for &op in &m.block(b).ops {
+                self.number_op(op);
+            }
+        }
+        self.region_counts
+            .insert(r, (blocks.len() as u32, self.next_value - first));
+    }
+
+    /// A block argument's location (`unknown` when the IR has none).
+    pub fn arg_loc(&mut self, v: &ValueData) -> AttrId {
+        match v.loc {
+            Some(l) => l,
+            None => self.space.intern(AttrData::UnknownLoc),
+        }
+    }
+
+    fn number_op(&mut self, op: OpId) {
+        let m = self.m;
+        let o = m.op(op);
+        self.number_op_name(o.name);
+        for v in o.results() {
+            self.value_ids[v.index()] = self.next_value;
+            self.next_value += 1;
+            self.number_type(m.value(v).ty);
+        }
+        match properties::op_dictionary(&mut self.space, self.registry, m, op, self.version) {
+            Ok(Some(d)) => self.number_attr(d),
+            Ok(None) => {}
+            Err(e) => self.fail(e),
+        }
+        if self.version >= rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES {
+            match properties::classify(self.registry, m, op) {
+                Ok(OpProps::None) => {}
+                Ok(OpProps::Unregistered(a)) => self.number_attr(a),
+                Ok(OpProps::Ods { info, entries }) => {
+                    let v = self.version;
+                    if let Err(e) = properties::write_ods(self, m, op, info, entries, v) {
+                        self.fail(e);
+                    }
+                }
+                Err(e) => self.fail(e),
+            }
+        }
+        self.number_attr(o.loc);
+    }
+
+    fn fail(&mut self, e: WriteError) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+    }
+
+    fn number_dialect(&mut self, name: &[u8]) -> u32 {
+        if let Some(&d) = self.dialect_ids.get(name) {
+            return d;
+        }
+        let d = self.dialects.len() as u32;
+        self.dialects.push(name.into());
+        self.dialect_ids.insert(name.into(), d);
+        d
+    }
+
+    fn number_op_name(&mut self, name: OpNameId) {
+        let pos = self.op_name_index[name.index()];
+        if pos != UNSET {
+            self.op_names[pos as usize].refs += 1;
+            return;
+        }
+        let full = self.m.op_names.get(name);
+        let registered = self.registry.get(full).is_some();
+        // `dialect.suffix`; a dotless name is its own dialect with an empty suffix.
+        let (ns, suffix): (&[u8], &[u8]) = match full.iter().position(|&c| c == b'.') {
+            Some(i) => (&full[..i], &full[i + 1..]),
+            None => (full, b""),
+        };
+        let dialect = self.number_dialect(ns);
+        self.op_name_info.insert(
+            name,
+            OpNameInfo {
+                suffix: suffix.into(),
+                registered,
+            },
+        );
+        self.op_name_index[name.index()] = self.op_names.len() as u32;
+        self.op_names.push(Item {
+            key: name,
+            dialect,
+            refs: 1,
+        });
+    }
+
+    pub fn number_attr(&mut self, a: AttrId) {
+        if self.attr_index.len() <= (a.0 as usize) {
+            self.attr_index
+                .resize(self.space.len().max((a.0 as usize) + 1), UNSET);
+        }
+        let pos = self.attr_index[a.0 as usize];
+        if pos != UNSET {
+            self.attrs[pos as usize].refs += 1;
+            return;
+        }
+        let data = self.space.get(a);
+        let dialect = self.number_dialect(entries::attr_dialect(&data).as_bytes());
+        self.attr_index[a.0 as usize] = self.attrs.len() as u32;
+        self.attrs.push(Item {
+            key: a,
+            dialect,
+            refs: 1,
+        });
+        if entries::attr_has_encoding(&data) {
+            let m = self.m;
+            entries::write_attr(self, &m.ctx, &data);
+        }
+    }
+
+    pub fn number_type(&mut self, t: TypeId) {
+        let pos = self.type_index[t.0 as usize];
+        if pos != UNSET {
+            self.types[pos as usize].refs += 1;
+            return;
+        }
+        let data = self.m.ctx.ty(t);
+        let dialect = self.number_dialect(entries::type_dialect(data).as_bytes());
+        self.type_index[t.0 as usize] = self.types.len() as u32;
+        self.types.push(Item {
+            key: t,
+            dialect,
+            refs: 1,
+        });
+        if entries::type_has_encoding(data) {
+            entries::write_type(self, data);
+        }
+    }
+
+    /// Sorts the tables and assigns final indices and resource handles.
+    fn finish(&mut self) {
+        order(&mut self.attrs);
+        order(&mut self.types);
+        order(&mut self.op_names);
+        for (i, it) in self.attrs.iter().enumerate() {
+            self.attr_index[it.key.0 as usize] = i as u32;
+        }
+        for (i, it) in self.types.iter().enumerate() {
+            self.type_index[it.key.0 as usize] = i as u32;
+        }
+        for (i, it) in self.op_names.iter().enumerate() {
+            self.op_name_index[it.key.index()] = i as u32;
+        }
+        // Builtin resources: the referenced ones with data first, then
+        // the declarations (referenced keys without data), each in
+        // first-reference order.
+        let data_keys: Vec<&Bytes> = self
+            .resource_refs
+            .iter()
+            .filter(|k| builtin_blob(self.m, k).is_some())
+            .collect();
+        let decls: Vec<&Bytes> = self
+            .resource_refs
+            .iter()
+            .filter(|k| builtin_blob(self.m, k).is_none())
+            .collect();
+        let ids: HashMap<Bytes, u32> = data_keys
+            .into_iter()
+            .chain(decls)
+            .enumerate()
+            .map(|(i, k)| (k.clone(), i as u32))
+            .collect();
+        self.resource_ids = ids;
+    }
+
+    pub fn attr_idx(&self, a: AttrId) -> u64 {
+        let i = self.attr_index[a.0 as usize];
+        debug_assert!(i != UNSET, "attribute {a:?} was not numbered");
+        u64::from(i)
+    }
+
+    pub fn type_idx(&self, t: TypeId) -> u64 {
+        u64::from(self.type_index[t.0 as usize])
+    }
+}
+
+/// The builtin dialect's blob for resource `key`, if the module has one.
+pub fn builtin_blob<'a>(m: &'a Module, key: &[u8]) -> Option<(&'a [u8], u32)> {
+    m.resources
+        .dialect
+        .iter()
+        .filter(|g| &g.name[..] == b"builtin")
+        .flat_map(|g| g.entries.iter())
+        .find_map(|(k, v)| match v {
+            ResourceValue::Blob { alignment, data } if &k[..] == key => {
+                Some((&data[..], *alignment))
+            }
+            _ => None,
+        })
+}
+
+impl Sink for Numbering<'_> {
+    const NUMBERING: bool = true;
+    fn attr(&mut self, a: AttrRef<'_>) {
+        let id = self.space.resolve(a);
+        self.number_attr(id);
+    }
+    fn opt_attr(&mut self, a: Option<AttrRef<'_>>) {
+        if let Some(a) = a {
+            self.attr(a);
+        }
+    }
+    fn ty(&mut self, t: TypeId) {
+        self.number_type(t);
+    }
+    fn varint(&mut self, _: u64) {}
+    fn signed_varint(&mut self, _: i64) {}
+    fn byte(&mut self, _: u8) {}
+    fn string(&mut self, _: &[u8]) {}
+    fn blob(&mut self, _: &[u8]) {}
+    fn resource(&mut self, key: &[u8]) {
+        self.number_dialect(b"builtin");
+        if !self.resource_refs.iter().any(|k| &k[..] == key) {
+            self.resource_refs.push(key.into());
+        }
+    }
+}
+
+/// Stable sort by reference count (descending), then, within each VarInt
+/// byte band (128, 16256, … entries), a stable sort by dialect with one
+/// dialect first: 0 for the first band, the previous band's last dialect
+/// for the others.
+fn order<K>(items: &mut [Item<K>]) {
+    items.sort_by_key(|it| std::cmp::Reverse(it.refs));
+    let mut first = 0u32;
+    let mut band = 0u64;
+    let mut rest = items;
+    for i in 1..9u64 {
+        band = (1u64 << (7 * i)) - band;
+        let take = (band as usize).min(rest.len());
+        let (cur, tail) = rest.split_at_mut(take);
+        cur.sort_by_key(|it| (it.dialect != first, it.dialect));
+        if let Some(last) = cur.last() {
+            first = last.dialect;
+        }
+        rest = tail;
+        if rest.is_empty() {
+            break;
+        }
+    }
+}
+
+/// Which ops' regions are isolated (SPEC.md §6.10): ops with the
+/// `IsolatedFromAbove` trait, and ops none of whose nested operations uses
+/// a value defined outside them. Mirrors MLIR's walk, including its
+/// shortcut of not looking inside regions already known to be isolated.
+fn compute_isolation(m: &Module, top: OpId, registry: &OpRegistry) -> Vec<bool> {
+    let mut iso: Vec<Option<bool>> = vec![None; m.ops.len()];
+    struct State {
+        op: OpId,
+        unresolved: bool,
+    }
+    enum Ev {
+        Enter(OpId),
+        Exit,
+    }
+    let region_of = |v: ValueId| -> Option<RegionId> {
+        match m.value(v).def {
+            ValueDef::Result { op, .. } => m.op(op).parent.and_then(|b| m.block(b).parent),
+            ValueDef::BlockArg { block, .. } => m.block(block).parent,
+            ValueDef::Placeholder => None,
+        }
+    };
+    let mut stack: Vec<State> = Vec::new();
+    let mut work = vec![Ev::Enter(top)];
+    while let Some(ev) = work.pop() {
+        let op = match ev {
+            Ev::Exit => {
+                let s = stack.pop().expect("walk stack");
+                if iso[s.op.index()].is_none() {
+                    iso[s.op.index()] = Some(true);
+                }
+                continue;
+            }
+            Ev::Enter(op) => op,
+        };
+        let o = m.op(op);
+        if stack.last().is_some_and(|s| s.unresolved) {
+            let parent_region = o.parent.and_then(|b| m.block(b).parent);
+            for &v in &o.operands {
+                let vr = region_of(v);
+                if vr == parent_region {
+                    continue;
+                }
+                let container = vr.and_then(|r| m.region(r).parent);
+                let stop = stack
+                    .iter()
+                    .rposition(|s| !s.unresolved || Some(s.op) == container);
+                let (from, unresolved) = match stop {
+                    Some(i) => (i + 1, stack[i].unresolved),
+                    None => (0, false),
+                };
+                for s in &mut stack[from..] {
+                    s.unresolved = unresolved;
+                    iso[s.op.index()] = Some(false);
+                }
+            }
+        }
+        if registry
+            .get(m.op_name(op))
+            .is_some_and(|i| i.isolated_from_above)
+        {
+            iso[op.index()] = Some(true);
+        }
+        if !o.regions.is_empty() {
+            stack.push(State {
+                op,
+                unresolved: iso[op.index()].is_none(),
+            });
+            work.push(Ev::Exit);
+            for &r in o.regions.iter().rev() {
+                for &b in m.region(r).blocks.iter().rev() {
+                    for &inner in m.block(b).ops.iter().rev() {
+                        work.push(Ev::Enter(inner));
+                    }
+                }
+            }
+        }
+    }
+    iso.into_iter().map(|x| x.unwrap_or(false)).collect()
+}

@@ -1,0 +1,404 @@
+//! Operation properties (SPEC.md §6.9): which payload an op gets, the ODS
+//! `writeProperties` encoding of a registered op (from the op registry's
+//! layouts), and, before v5, the merged attribute dictionary — with an
+//! error wherever the requested version cannot hold what the IR has.
+
+use super::entries::{int_words, Sink};
+use super::interner::{AttrRef, AttrSpace};
+use super::WriteError;
+use rmlir_format::bytecode::{VERSION_NATIVE_PROPERTIES, VERSION_NATIVE_SEGMENT_SIZES};
+use rmlir_format::op_registry::{FieldKind, OpInfo, OpRegistry};
+use rmlir_format::*;
+
+/// The properties payload of one op.
+pub enum OpProps<'m> {
+    None,
+    /// An unregistered op: one reference to its `<{…}>` attribute.
+    Unregistered(AttrId),
+    /// A registered op: its ODS layout, filled from the `<{…}>` entries.
+    Ods {
+        info: &'static OpInfo,
+        entries: &'m [(Bytes, AttrId)],
+    },
+}
+
+fn name(m: &Module, op: OpId) -> String {
+    String::from_utf8_lossy(m.op_name(op)).into_owned()
+}
+
+/// The properties dictionary's entries of a registered op.
+fn entries_of(m: &Module, op: OpId) -> Result<&[(Bytes, AttrId)], WriteError> {
+    match m.op(op).properties {
+        None => Ok(&[]),
+        Some(p) => match m.ctx.attr(p) {
+            AttrData::Dictionary(d) => Ok(d),
+            _ => Err(WriteError::at(
+                m,
+                op,
+                format!(
+                    "the properties of registered operation '{}' are not a dictionary",
+                    name(m, op)
+                ),
+            )),
+        },
+    }
+}
+
+pub fn classify<'m>(
+    registry: &'static OpRegistry,
+    m: &'m Module,
+    op: OpId,
+) -> Result<OpProps<'m>, WriteError> {
+    let o = m.op(op);
+    let Some(info) = registry.get(m.op_name(op)) else {
+        return Ok(match o.properties {
+            Some(p) => OpProps::Unregistered(p),
+            None => OpProps::None,
+        });
+    };
+    let entries = entries_of(m, op)?;
+    if !info.has_properties {
+        if let Some((n, _)) = entries.first() {
+            return Err(WriteError::at(
+                m,
+                op,
+                format!(
+                    "operation '{}' has no properties in MLIR 22, but the IR gives it property '{}'; it would be lost",
+                    name(m, op),
+                    String::from_utf8_lossy(n)
+                ),
+            ));
+        }
+        return Ok(OpProps::None);
+    }
+    for (n, _) in entries {
+        if !info.fields_v6.iter().any(|f| f.name.as_bytes() == &n[..]) {
+            return Err(WriteError::at(
+                m,
+                op,
+                format!(
+                    "'{}' is not a property of operation '{}' in MLIR 22; it would be lost",
+                    String::from_utf8_lossy(n),
+                    name(m, op)
+                ),
+            ));
+        }
+    }
+    Ok(OpProps::Ods { info, entries })
+}
+
+fn lookup(entries: &[(Bytes, AttrId)], name: &str) -> Option<AttrId> {
+    entries
+        .iter()
+        .find(|(n, _)| &n[..] == name.as_bytes())
+        .map(|(_, a)| *a)
+}
+
+/// Writes a registered op's ODS properties payload for `version`.
+pub fn write_ods<S: Sink>(
+    s: &mut S,
+    m: &Module,
+    op: OpId,
+    info: &OpInfo,
+    entries: &[(Bytes, AttrId)],
+    version: u64,
+) -> Result<(), WriteError> {
+    let fields = if version >= VERSION_NATIVE_SEGMENT_SIZES {
+        &info.fields_v6
+    } else {
+        &info.fields_v5
+    };
+    for f in fields {
+        let v = lookup(entries, &f.name);
+        write_field(s, m, &f.kind, v).map_err(|why| {
+            WriteError::at(
+                m,
+                op,
+                format!(
+                    "cannot encode property '{}' of '{}': {why}",
+                    f.name,
+                    name(m, op)
+                ),
+            )
+        })?;
+    }
+    Ok(())
+}
+
+fn integer(m: &Module, a: AttrId) -> Result<&num_bigint::BigInt, String> {
+    match m.ctx.attr(a) {
+        AttrData::Integer { value, .. } => Ok(value),
+        _ => Err("expected an integer attribute".into()),
+    }
+}
+
+fn segment_sizes(m: &Module, a: AttrId) -> Result<Vec<u64>, String> {
+    match m.ctx.attr(a) {
+        AttrData::DenseArray { elem, data }
+            if matches!(m.ctx.ty(*elem), TypeData::Integer { width: 32, .. }) =>
+        {
+            Ok(data
+                .chunks_exact(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as i64 as u64)
+                .collect())
+        }
+        _ => Err("expected an array<i32: …> of segment sizes".into()),
+    }
+}
+
+fn write_field<S: Sink>(
+    s: &mut S,
+    m: &Module,
+    kind: &FieldKind,
+    v: Option<AttrId>,
+) -> Result<(), String> {
+    match kind {
+        FieldKind::Attr | FieldKind::LegacySegments => match v {
+            Some(a) => {
+                if matches!(kind, FieldKind::LegacySegments) {
+                    segment_sizes(m, a)?;
+                }
+                s.attr(AttrRef::Id(a));
+            }
+            None => return Err("it is required but missing".into()),
+        },
+        FieldKind::OptAttr => s.opt_attr(v.map(AttrRef::Id)),
+        FieldKind::SparseSegments { size } => {
+            let Some(a) = v else {
+                return Err("it is required but missing".into());
+            };
+            let vals = segment_sizes(m, a)?;
+            if vals.len() != *size {
+                return Err(format!(
+                    "expected {size} segment sizes, found {}",
+                    vals.len()
+                ));
+            }
+            write_sparse_array(s, &vals);
+        }
+        FieldKind::Int { bits, signed } => {
+            let x = match v {
+                None => 0,
+                Some(a) => {
+                    let value = integer(m, a)?;
+                    // The C++ storage converted to uint64_t: sign-extended
+                    // for signed integers, zero-extended otherwise.
+                    if *signed {
+                        int_words(value, 64)[0]
+                    } else {
+                        int_words(value, (*bits).min(64))[0]
+                    }
+                }
+            };
+            s.varint(x);
+        }
+        FieldKind::Enum { bits } => {
+            let x = match v {
+                None => 0,
+                Some(a) => int_words(integer(m, a)?, (*bits).min(64))[0],
+            };
+            s.varint(x);
+        }
+        FieldKind::Bool => {
+            let b = match v {
+                None => false,
+                Some(a) => !integer(m, a)?.eq(&0.into()),
+            };
+            s.byte(b as u8);
+        }
+        FieldKind::Unit => {
+            if let Some(a) = v {
+                if !matches!(m.ctx.attr(a), AttrData::Unit) {
+                    return Err("expected a unit attribute".into());
+                }
+            }
+            s.byte(v.is_some() as u8);
+        }
+        FieldKind::String => match v {
+            None => s.string(b""),
+            Some(a) => match m.ctx.attr(a) {
+                AttrData::String { value, .. } => s.string(value),
+                _ => return Err("expected a string attribute".into()),
+            },
+        },
+        FieldKind::Array(inner) => match v {
+            None => s.varint(0),
+            Some(a) => match m.ctx.attr(a) {
+                AttrData::Array(elems) => {
+                    s.varint(elems.len() as u64);
+                    for &e in elems {
+                        write_field(s, m, inner, Some(e))?;
+                    }
+                }
+                _ => return Err("expected an array attribute".into()),
+            },
+        },
+        FieldKind::Optional(inner) => match v {
+            None => s.byte(0),
+            Some(a) => {
+                s.byte(1);
+                write_field(s, m, inner, Some(a))?;
+            }
+        },
+    }
+    Ok(())
+}
+
+/// `writeSparseArray`: dense when the last nonzero index is above 256 or
+/// more than half the entries are nonzero, else the nonzero entries with
+/// their indexes packed into the low bits.
+pub fn write_sparse_array<S: Sink>(s: &mut S, vals: &[u64]) {
+    let n = vals.len() as u64;
+    let nonzero = vals.iter().filter(|&&v| v != 0).count() as u64;
+    let last = vals.iter().rposition(|&v| v != 0).unwrap_or(0) as u64;
+    if last > 256 || nonzero > n / 2 {
+        s.varint(n << 1);
+        for &v in vals {
+            s.varint(v);
+        }
+        return;
+    }
+    s.varint((nonzero << 1) | 1);
+    if nonzero == 0 {
+        return;
+    }
+    // ceil(log2(last + 1))
+    let bits = 64 - last.leading_zeros() as u64;
+    let bits = if last == 0 { 0 } else { bits };
+    s.varint(bits);
+    for (i, &v) in vals.iter().enumerate() {
+        if v != 0 {
+            s.varint((v << bits) | i as u64);
+        }
+    }
+}
+
+/// Whether a non-attribute property's value is what a reader of a
+/// pre-v5 file gets anyway (the value-initialised storage).
+fn is_zero_property(m: &Module, kind: &FieldKind, a: AttrId) -> bool {
+    match (kind, m.ctx.attr(a)) {
+        (
+            FieldKind::Int { .. } | FieldKind::Enum { .. } | FieldKind::Bool,
+            AttrData::Integer { value, .. },
+        ) => value.eq(&0.into()),
+        (FieldKind::String, AttrData::String { value, .. }) => value.is_empty(),
+        (FieldKind::Array(_), AttrData::Array(v)) => v.is_empty(),
+        _ => false,
+    }
+}
+
+/// The attribute dictionary an op's header refers to: from v5 its
+/// discardable attributes; before v5 those merged with its inherent
+/// attributes (MLIR's `getAttrDictionary`). `None` when empty.
+pub fn op_dictionary(
+    space: &mut AttrSpace<'_>,
+    registry: &'static OpRegistry,
+    m: &Module,
+    op: OpId,
+    version: u64,
+) -> Result<Option<AttrId>, WriteError> {
+    let o = m.op(op);
+    let discardable = match m.ctx.attr(o.attributes) {
+        AttrData::Dictionary(d) => d,
+        _ => {
+            return Err(WriteError::at(
+                m,
+                op,
+                "the attribute dictionary of an operation is not a dictionary".into(),
+            ))
+        }
+    };
+    if version >= VERSION_NATIVE_PROPERTIES || o.properties.is_none() {
+        return Ok((!discardable.is_empty()).then_some(o.attributes));
+    }
+    let Some(info) = registry.get(m.op_name(op)) else {
+        return Err(WriteError::at(
+            m,
+            op,
+            format!(
+                "bytecode version {version} cannot hold the properties of unregistered operation '{}' (properties need version 5 or later); they would be lost",
+                name(m, op)
+            ),
+        ));
+    };
+    let entries = entries_of(m, op)?;
+    let mut merged: Vec<(Bytes, AttrId)> = discardable.clone();
+    for (n, a) in entries {
+        let Some(f) = info.fields_v6.iter().find(|f| f.name.as_bytes() == &n[..]) else {
+            return Err(WriteError::at(
+                m,
+                op,
+                format!(
+                    "'{}' is not a property of operation '{}' in MLIR 22; it would be lost",
+                    String::from_utf8_lossy(n),
+                    name(m, op)
+                ),
+            ));
+        };
+        match f.kind {
+            FieldKind::Attr
+            | FieldKind::OptAttr
+            | FieldKind::LegacySegments
+            | FieldKind::SparseSegments { .. } => {
+                if !merged.iter().any(|(x, _)| x == n) {
+                    merged.push((n.clone(), *a));
+                }
+            }
+            ref k => {
+                if !is_zero_property(m, k, *a) {
+                    return Err(WriteError::at(
+                        m,
+                        op,
+                        format!(
+                            "bytecode version {version} cannot hold property '{}' of '{}' (non-attribute properties need version 5 or later); it would be lost",
+                            f.name,
+                            name(m, op)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    if merged.is_empty() {
+        return Ok(None);
+    }
+    merged.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(Some(space.intern(AttrData::Dictionary(merged))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Bytes(Vec<u64>);
+    impl Sink for Bytes {
+        const NUMBERING: bool = false;
+        fn attr(&mut self, _: AttrRef<'_>) {}
+        fn opt_attr(&mut self, _: Option<AttrRef<'_>>) {}
+        fn ty(&mut self, _: TypeId) {}
+        fn varint(&mut self, v: u64) {
+            self.0.push(v);
+        }
+        fn signed_varint(&mut self, _: i64) {}
+        fn byte(&mut self, _: u8) {}
+        fn string(&mut self, _: &[u8]) {}
+        fn blob(&mut self, _: &[u8]) {}
+        fn resource(&mut self, _: &[u8]) {}
+    }
+
+    #[test]
+    fn sparse_arrays() {
+        let enc = |v: &[u64]| {
+            let mut s = Bytes(Vec::new());
+            write_sparse_array(&mut s, v);
+            s.0
+        };
+        assert_eq!(enc(&[0, 0]), vec![1]);
+        assert_eq!(enc(&[1, 0]), vec![3, 0, 1]);
+        assert_eq!(enc(&[0, 1]), vec![3, 1, 3]);
+        assert_eq!(enc(&[1, 1]), vec![4, 1, 1]);
+        assert_eq!(enc(&[1, 3, 0]), vec![6, 1, 3, 0]);
+        assert_eq!(enc(&[2, 0, 0, 0, 0]), vec![3, 0, 2]);
+        assert_eq!(enc(&[0, 0, 0, 1, 0, 0, 0, 0]), vec![3, 2, (1 << 2) | 3]);
+    }
+}

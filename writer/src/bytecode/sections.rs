@@ -1,0 +1,474 @@
+//! One encoder per section (SPEC.md §6.3–§6.9), each built into its own
+//! buffer from the finished numbering; the file encoder frames them.
+
+use super::encoder::Encoder;
+use super::entries::{self, Sink};
+use super::interner::AttrRef;
+use super::numbering::{builtin_blob, Numbering};
+use super::properties::{self, OpProps};
+use super::text_entry;
+use super::WriteError;
+use rmlir_format::bytecode::op_mask;
+use rmlir_format::bytecode::{
+    resource_kind, SectionId, VERSION_DIALECT_VERSIONING, VERSION_ELIDE_UNKNOWN_BLOCK_ARG_LOC,
+    VERSION_LAZY_LOADING, VERSION_NATIVE_PROPERTIES, VERSION_USE_LIST_ORDERING,
+};
+use rmlir_format::*;
+use std::collections::HashMap;
+
+/// The string table: strings get indices in order of first use.
+#[derive(Default)]
+pub struct Strings {
+    list: Vec<Bytes>,
+    index: HashMap<Bytes, u64>,
+}
+
+impl Strings {
+    pub fn insert(&mut self, s: &[u8]) -> u64 {
+        if let Some(&i) = self.index.get(s) {
+            return i;
+        }
+        let i = self.list.len() as u64;
+        self.list.push(s.into());
+        self.index.insert(s.into(), i);
+        i
+    }
+
+    /// Count, sizes (with the NUL) last string first, then the strings.
+    pub fn encode(&self) -> Encoder {
+        let mut e = Encoder::new();
+        e.varint(self.list.len() as u64);
+        for s in self.list.iter().rev() {
+            e.varint(s.len() as u64 + 1);
+        }
+        for s in &self.list {
+            e.cstr(s);
+        }
+        e
+    }
+}
+
+/// Properties payloads, deduplicated, in first-emission order.
+#[derive(Default)]
+pub struct PropertiesTable {
+    entries: Vec<Vec<u8>>,
+    index: HashMap<Vec<u8>, u64>,
+}
+
+impl PropertiesTable {
+    fn emit(&mut self, payload: Vec<u8>) -> u64 {
+        if let Some(&i) = self.index.get(&payload) {
+            return i;
+        }
+        let i = self.entries.len() as u64;
+        self.entries.push(payload.clone());
+        self.index.insert(payload, i);
+        i
+    }
+
+    pub fn encode(&self) -> Encoder {
+        let mut e = Encoder::new();
+        e.varint(self.entries.len() as u64);
+        for p in &self.entries {
+            e.blob(p);
+        }
+        e
+    }
+}
+
+/// Writes encodings as bytes, resolving references to final indices.
+pub struct EncodeSink<'a, 'm> {
+    pub out: &'a mut Encoder,
+    pub num: &'a mut Numbering<'m>,
+    pub strings: &'a mut Strings,
+}
+
+impl Sink for EncodeSink<'_, '_> {
+    const NUMBERING: bool = false;
+    fn attr(&mut self, a: AttrRef<'_>) {
+        let id = self.num.space.resolve(a);
+        self.out.varint(self.num.attr_idx(id));
+    }
+    fn opt_attr(&mut self, a: Option<AttrRef<'_>>) {
+        match a {
+            Some(a) => {
+                let id = self.num.space.resolve(a);
+                self.out.varint_flag(self.num.attr_idx(id), true);
+            }
+            None => self.out.varint(0),
+        }
+    }
+    fn ty(&mut self, t: TypeId) {
+        self.out.varint(self.num.type_idx(t));
+    }
+    fn varint(&mut self, v: u64) {
+        self.out.varint(v);
+    }
+    fn signed_varint(&mut self, v: i64) {
+        self.out.signed_varint(v);
+    }
+    fn byte(&mut self, b: u8) {
+        self.out.byte(b);
+    }
+    fn string(&mut self, s: &[u8]) {
+        let i = self.strings.insert(s);
+        self.out.varint(i);
+    }
+    fn blob(&mut self, b: &[u8]) {
+        self.out.blob(b);
+    }
+    fn resource(&mut self, key: &[u8]) {
+        let h = self.num.resource_ids.get(key).copied().unwrap_or(0);
+        self.out.varint(u64::from(h));
+    }
+}
+
+/// Runs of consecutive entries of the same dialect: `(dialect, range)`.
+fn dialect_runs(dialects: impl Iterator<Item = u32>) -> Vec<(u32, std::ops::Range<usize>)> {
+    let mut runs: Vec<(u32, std::ops::Range<usize>)> = Vec::new();
+    for (i, d) in dialects.enumerate() {
+        match runs.last_mut() {
+            Some((rd, r)) if *rd == d => r.end = i + 1,
+            _ => runs.push((d, i..i + 1)),
+        }
+    }
+    runs
+}
+
+/// The version payload a dialect of mlir-opt 22 writes, if any. Only the
+/// test dialect writes one (version 2.0: VarInts 2, 0); it does so
+/// whenever it is referenced, even by unregistered `test.*` ops.
+fn dialect_version(name: &[u8]) -> Option<&'static [u8]> {
+    match name {
+        b"test" => Some(&[0x05, 0x01]),
+        _ => None,
+    }
+}
+
+pub fn dialect_section(num: &Numbering<'_>, strings: &mut Strings) -> Encoder {
+    let v = num.version;
+    let mut e = Encoder::new();
+    e.varint(num.dialects.len() as u64);
+    for d in &num.dialects {
+        let idx = strings.insert(d);
+        if v < VERSION_DIALECT_VERSIONING {
+            e.varint(idx);
+            continue;
+        }
+        match dialect_version(d) {
+            Some(payload) => {
+                e.varint_flag(idx, true);
+                let mut p = Encoder::new();
+                p.raw(payload);
+                e.section(SectionId::DialectVersions, p);
+            }
+            None => e.varint_flag(idx, false),
+        }
+    }
+    if v >= VERSION_ELIDE_UNKNOWN_BLOCK_ARG_LOC {
+        e.varint(num.op_names.len() as u64);
+    }
+    for (d, range) in dialect_runs(num.op_names.iter().map(|it| it.dialect)) {
+        e.varint(u64::from(d));
+        e.varint(range.len() as u64);
+        for it in &num.op_names[range] {
+            let info = &num.op_name_info[&it.key];
+            let idx = strings.insert(&info.suffix);
+            if v < VERSION_NATIVE_PROPERTIES {
+                e.varint(idx);
+            } else {
+                e.varint_flag(idx, info.registered);
+            }
+        }
+    }
+    e
+}
+
+/// `(offsets, entries)`.
+pub fn attr_type_sections(num: &mut Numbering<'_>, strings: &mut Strings) -> (Encoder, Encoder) {
+    let mut offsets = Encoder::new();
+    let mut data = Encoder::new();
+    offsets.varint(num.attrs.len() as u64);
+    offsets.varint(num.types.len() as u64);
+    let m: &Module = num.m;
+    let ctx = &m.ctx;
+    let runs = dialect_runs(num.attrs.iter().map(|it| it.dialect));
+    for (d, range) in runs {
+        offsets.varint(u64::from(d));
+        offsets.varint(range.len() as u64);
+        for i in range {
+            let a = num.attrs[i].key;
+            let start = data.len();
+            let d = num.space.get(a);
+            let custom = entries::attr_has_encoding(&d);
+            if custom {
+                let mut s = EncodeSink {
+                    out: &mut data,
+                    num,
+                    strings,
+                };
+                entries::write_attr(&mut s, ctx, &d);
+            } else {
+                data.cstr(text_entry::attr_text(ctx, &d).as_bytes());
+            }
+            offsets.varint_flag((data.len() - start) as u64, custom);
+        }
+    }
+    let runs = dialect_runs(num.types.iter().map(|it| it.dialect));
+    for (d, range) in runs {
+        offsets.varint(u64::from(d));
+        offsets.varint(range.len() as u64);
+        for i in range {
+            let t = num.types[i].key;
+            let start = data.len();
+            let d = ctx.ty(t);
+            let custom = entries::type_has_encoding(d);
+            if custom {
+                let mut s = EncodeSink {
+                    out: &mut data,
+                    num,
+                    strings,
+                };
+                entries::write_type(&mut s, d);
+            } else {
+                data.cstr(text_entry::type_text(ctx, t).as_bytes());
+            }
+            offsets.varint_flag((data.len() - start) as u64, custom);
+        }
+    }
+    (offsets, data)
+}
+
+/// The IR section and its properties table.
+pub struct IrWriter<'a, 'm> {
+    pub num: &'a mut Numbering<'m>,
+    pub strings: &'a mut Strings,
+    pub props: PropertiesTable,
+}
+
+impl IrWriter<'_, '_> {
+    pub fn section(&mut self) -> Result<Encoder, WriteError> {
+        let mut e = Encoder::new();
+        e.varint_flag(1, false);
+        let top = self.num.m.top.expect("checked by the numbering");
+        self.op(&mut e, top)?;
+        Ok(e)
+    }
+
+    fn op(&mut self, e: &mut Encoder, op: OpId) -> Result<(), WriteError> {
+        let m = self.num.m;
+        let v = self.num.version;
+        let o = m.op(op);
+        let dict = properties::op_dictionary(&mut self.num.space, self.num.registry, m, op, v)?;
+        let props = if v >= VERSION_NATIVE_PROPERTIES {
+            self.properties(op)?
+        } else {
+            None
+        };
+        let mut mask = 0u8;
+        if dict.is_some() {
+            mask |= op_mask::HAS_ATTRS;
+        }
+        if props.is_some() {
+            mask |= op_mask::HAS_PROPERTIES;
+        }
+        if o.num_results > 0 {
+            mask |= op_mask::HAS_RESULTS;
+        }
+        if !o.operands.is_empty() {
+            mask |= op_mask::HAS_OPERANDS;
+        }
+        if !o.successors.is_empty() {
+            mask |= op_mask::HAS_SUCCESSORS;
+        }
+        if !o.regions.is_empty() {
+            mask |= op_mask::HAS_INLINE_REGIONS;
+        }
+        e.varint(u64::from(self.num.op_name_index[o.name.index()]));
+        e.byte(mask);
+        e.varint(self.num.attr_idx(o.loc));
+        if let Some(d) = dict {
+            e.varint(self.num.attr_idx(d));
+        }
+        if let Some(p) = props {
+            e.varint(p);
+        }
+        if o.num_results > 0 {
+            e.varint(u64::from(o.num_results));
+            for r in o.results() {
+                e.varint(self.num.type_idx(m.value(r).ty));
+            }
+        }
+        if !o.operands.is_empty() {
+            e.varint(o.operands.len() as u64);
+            for &x in &o.operands {
+                let id = self.num.value_ids[x.index()];
+                if id == u32::MAX {
+                    return Err(WriteError::at(
+                        m,
+                        op,
+                        format!(
+                            "an operand of '{}' is not defined in the IR being written",
+                            String::from_utf8_lossy(m.op_name(op))
+                        ),
+                    ));
+                }
+                e.varint(u64::from(id));
+            }
+        }
+        if !o.successors.is_empty() {
+            e.varint(o.successors.len() as u64);
+            for &b in &o.successors {
+                e.varint(u64::from(self.num.block_index[b.index()]));
+            }
+        }
+        if !o.regions.is_empty() {
+            let isolated = self.num.isolated[op.index()];
+            e.varint_flag(o.regions.len() as u64, isolated);
+            if isolated && v >= VERSION_LAZY_LOADING {
+                let mut inner = Encoder::new();
+                for &r in &o.regions {
+                    self.region(&mut inner, r)?;
+                }
+                e.section(SectionId::Ir, inner);
+            } else {
+                for &r in &o.regions {
+                    self.region(e, r)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The op's properties payload, emitted into the table: its index.
+    fn properties(&mut self, op: OpId) -> Result<Option<u64>, WriteError> {
+        let m = self.num.m;
+        let mut payload = Encoder::new();
+        match properties::classify(self.num.registry, m, op)? {
+            OpProps::None => return Ok(None),
+            OpProps::Unregistered(a) => payload.varint(self.num.attr_idx(a)),
+            OpProps::Ods { info, entries } => {
+                let v = self.num.version;
+                let mut s = EncodeSink {
+                    out: &mut payload,
+                    num: self.num,
+                    strings: self.strings,
+                };
+                properties::write_ods(&mut s, m, op, info, entries, v)?;
+            }
+        }
+        Ok(Some(self.props.emit(payload.bytes)))
+    }
+
+    fn region(&mut self, e: &mut Encoder, r: RegionId) -> Result<(), WriteError> {
+        let m = self.num.m;
+        let Some(&(blocks, values)) = self.num.region_counts.get(&r) else {
+            e.varint(0);
+            return Ok(());
+        };
+        e.varint(u64::from(blocks));
+        e.varint(u64::from(values));
+        for &b in &m.region(r).blocks {
+            self.block(e, b)?;
+        }
+        Ok(())
+    }
+
+    fn block(&mut self, e: &mut Encoder, b: BlockId) -> Result<(), WriteError> {
+        let m = self.num.m;
+        let v = self.num.version;
+        let blk = m.block(b);
+        e.varint_flag(blk.ops.len() as u64, !blk.args.is_empty());
+        if !blk.args.is_empty() {
+            e.varint(blk.args.len() as u64);
+            for &a in &blk.args {
+                let val = m.value(a);
+                let loc = self.num.arg_loc(val);
+                let ty = self.num.type_idx(val.ty);
+                if v >= VERSION_ELIDE_UNKNOWN_BLOCK_ARG_LOC {
+                    let unknown = self.num.space.is_unknown_loc(loc);
+                    e.varint_flag(ty, !unknown);
+                    if !unknown {
+                        e.varint(self.num.attr_idx(loc));
+                    }
+                } else {
+                    e.varint(ty);
+                    e.varint(self.num.attr_idx(loc));
+                }
+            }
+            if v >= VERSION_USE_LIST_ORDERING {
+                // No use-list orders (the IR does not record them yet).
+                e.byte(0);
+            }
+        }
+        for &op in &blk.ops {
+            self.op(e, op)?;
+        }
+        Ok(())
+    }
+}
+
+/// `(offsets, payloads)`: external groups as the module lists them, then
+/// the builtin dialect's referenced blobs and declarations.
+pub fn resource_sections(num: &Numbering<'_>, strings: &mut Strings) -> (Encoder, Encoder) {
+    let m = num.m;
+    let mut offsets = Encoder::new();
+    let mut data = Encoder::new();
+    offsets.varint(m.resources.external.len() as u64);
+    for g in &m.resources.external {
+        let mut rows = Vec::with_capacity(g.entries.len());
+        for (k, val) in &g.entries {
+            let start = data.len();
+            let kind = match val {
+                ResourceValue::Blob { alignment, data: d } => {
+                    data.aligned_blob(d, u64::from(*alignment));
+                    resource_kind::BLOB
+                }
+                ResourceValue::Bool(b) => {
+                    data.byte(*b as u8);
+                    resource_kind::BOOL
+                }
+                ResourceValue::String(s) => {
+                    data.varint(strings.insert(s));
+                    resource_kind::STRING
+                }
+            };
+            rows.push((k, data.len() - start, kind));
+        }
+        offsets.varint(strings.insert(&g.name));
+        group_rows(&mut offsets, &rows, strings);
+    }
+    if !num.resource_refs.is_empty() {
+        let mut keys: Vec<(&Bytes, u32)> = num
+            .resource_refs
+            .iter()
+            .map(|k| (k, num.resource_ids[k]))
+            .collect();
+        keys.sort_by_key(|&(_, i)| i);
+        let mut rows = Vec::with_capacity(keys.len());
+        for (k, _) in keys {
+            let start = data.len();
+            if let Some((blob, alignment)) = builtin_blob(m, k) {
+                data.aligned_blob(blob, u64::from(alignment));
+            }
+            rows.push((k, data.len() - start, resource_kind::BLOB));
+        }
+        let builtin = num
+            .dialects
+            .iter()
+            .position(|d| &d[..] == b"builtin")
+            .unwrap_or(0);
+        offsets.varint(builtin as u64);
+        group_rows(&mut offsets, &rows, strings);
+    }
+    (offsets, data)
+}
+
+fn group_rows(offsets: &mut Encoder, rows: &[(&Bytes, usize, u8)], strings: &mut Strings) {
+    offsets.varint(rows.len() as u64);
+    for (k, size, kind) in rows {
+        offsets.varint(strings.insert(k));
+        offsets.varint(*size as u64);
+        offsets.byte(*kind);
+    }
+}
