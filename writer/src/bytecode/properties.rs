@@ -207,12 +207,15 @@ fn write_field<S: Sink>(
             s.byte(b as u8);
         }
         FieldKind::Unit => {
-            if let Some(a) = v {
-                if !matches!(m.ctx.attr(a), AttrData::Unit) {
-                    return Err("expected a unit attribute".into());
-                }
-            }
-            s.byte(v.is_some() as u8);
+            // mlir-opt shows a set unit property as a unit attribute and an
+            // unset one as `false` (SPEC.md §7).
+            let set = match v.map(|a| m.ctx.attr(a)) {
+                None => false,
+                Some(AttrData::Unit) => true,
+                Some(AttrData::Integer { value, .. }) => !value.eq(&0.into()),
+                Some(_) => return Err("expected a unit attribute or `false`".into()),
+            };
+            s.byte(set as u8);
         }
         FieldKind::String => match v {
             None => s.string(b""),
@@ -233,9 +236,18 @@ fn write_field<S: Sink>(
                 _ => return Err("expected an array attribute".into()),
             },
         },
-        FieldKind::Optional(inner) => match v {
+        // Shown as an array of zero or one element (SPEC.md §7).
+        FieldKind::Optional(inner) => match v.map(|a| (a, m.ctx.attr(a))) {
             None => s.byte(0),
-            Some(a) => {
+            Some((_, AttrData::Array(elems))) if elems.is_empty() => s.byte(0),
+            Some((_, AttrData::Array(elems))) if elems.len() == 1 => {
+                s.byte(1);
+                write_field(s, m, inner, Some(elems[0]))?;
+            }
+            Some((_, AttrData::Array(_))) => {
+                return Err("expected an optional value: an array of at most one element".into())
+            }
+            Some((a, _)) => {
                 s.byte(1);
                 write_field(s, m, inner, Some(a))?;
             }
@@ -281,8 +293,9 @@ fn is_zero_property(m: &Module, kind: &FieldKind, a: AttrId) -> bool {
             FieldKind::Int { .. } | FieldKind::Enum { .. } | FieldKind::Bool,
             AttrData::Integer { value, .. },
         ) => value.eq(&0.into()),
+        (FieldKind::Unit, AttrData::Integer { value, .. }) => value.eq(&0.into()),
         (FieldKind::String, AttrData::String { value, .. }) => value.is_empty(),
-        (FieldKind::Array(_), AttrData::Array(v)) => v.is_empty(),
+        (FieldKind::Array(_) | FieldKind::Optional(_), AttrData::Array(v)) => v.is_empty(),
         _ => false,
     }
 }
