@@ -173,11 +173,12 @@ pub fn write_attr<S: Sink>(s: &mut S, ctx: &Context, d: &AttrData) {
             let el = end_line.unwrap_or(sl);
             let ec = end_col.unwrap_or(sc);
             // MLIR 22 stores only as many numbers as the range needs; the
-            // first rule that applies wins (a line-only range drops its
-            // end column).
+            // first rule that applies wins. MLIR writes a same-line range
+            // starting at column 0 as its line alone, dropping the end
+            // column; we keep it (three numbers) when it is not 0.
             let vals: &[u32] = if sl == 0 && sc == 0 && el == 0 && ec == 0 {
                 &[]
-            } else if sc == 0 && el == sl {
+            } else if sc == 0 && el == sl && ec == 0 {
                 &[sl]
             } else if el == sl && ec == sc {
                 &[sl, sc]
@@ -232,12 +233,23 @@ pub fn write_attr<S: Sink>(s: &mut S, ctx: &Context, d: &AttrData) {
             let elem = ctx.ty(*ty).element_type();
             let is_i1 =
                 elem.is_some_and(|e| matches!(ctx.ty(e), TypeData::Integer { width: 1, .. }));
-            let pad_mask = elem.and_then(|e| int_padding_mask(ctx, e));
+            // Integers whose width is not a whole number of bytes: MLIR
+            // stores parsed literal elements with zero padding bits (`i4 -1`
+            // is `0f`), while our parser sign-extends them; hex data it
+            // keeps verbatim. So the padding is cleared where our printer
+            // shows literals (a splat, or at most 100 elements) and kept
+            // where it shows hex — the storage mlir-opt holds after reading
+            // our text.
+            let pad_mask = elem.and_then(|e| int_padding_mask(ctx, e)).filter(|_| {
+                *splat
+                    || ctx
+                        .ty(*ty)
+                        .shape()
+                        .is_some_and(|sh| sh.iter().product::<i64>() <= 100)
+            });
             if S::NUMBERING {
                 s.blob(&[]);
             } else if let Some((size, mask)) = pad_mask {
-                // MLIR keeps the padding bits above the width zero
-                // (`i4 -1` is `0f`); our storage sign-extends.
                 let mut v = data.to_vec();
                 for chunk in v.chunks_mut(size) {
                     chunk[size - 1] &= mask;

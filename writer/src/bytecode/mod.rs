@@ -141,6 +141,20 @@ fn check_resources(m: &Module) -> Result<(), WriteError> {
             }
         }
     }
+    for g in m.resources.dialect.iter().chain(&m.resources.external) {
+        for (k, v) in &g.entries {
+            if let ResourceValue::Blob { alignment, data } = v {
+                // An empty blob of alignment 0 (as mlir-opt prints empty
+                // blobs) is written with alignment 1 (see sections.rs).
+                if !(alignment.is_power_of_two() || (*alignment == 0 && data.is_empty())) {
+                    return Err(WriteError::new(format!(
+                        "resource '{}' has alignment {alignment}, which bytecode readers reject (it must be a power of two)",
+                        String::from_utf8_lossy(k)
+                    )));
+                }
+            }
+        }
+    }
     Ok(())
 }
 

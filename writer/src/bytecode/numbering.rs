@@ -213,6 +213,15 @@ impl<'m> Numbering<'m> {
             return;
         }
         let full = self.m.op_names.get(name);
+        if full.last() == Some(&b'.') {
+            // `dialect.` would be written as dialect `dialect` with an empty
+            // suffix, which reads back as `dialect` (MLIR writes it so too).
+            self.fail(WriteError::new(format!(
+                "operation name '{}' ends with '.': bytecode would read it back as '{}'",
+                String::from_utf8_lossy(full),
+                String::from_utf8_lossy(&full[..full.len() - 1])
+            )));
+        }
         let registered = self.registry.get(full).is_some();
         // `dialect.suffix`; a dotless name is its own dialect with an empty suffix.
         let (ns, suffix): (&[u8], &[u8]) = match full.iter().position(|&c| c == b'.') {

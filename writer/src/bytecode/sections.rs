@@ -421,7 +421,7 @@ pub fn resource_sections(num: &Numbering<'_>, strings: &mut Strings) -> (Encoder
             let start = data.len();
             let kind = match val {
                 ResourceValue::Blob { alignment, data: d } => {
-                    data.aligned_blob(d, u64::from(*alignment));
+                    data.aligned_blob(d, blob_alignment(*alignment));
                     resource_kind::BLOB
                 }
                 ResourceValue::Bool(b) => {
@@ -449,7 +449,7 @@ pub fn resource_sections(num: &Numbering<'_>, strings: &mut Strings) -> (Encoder
         for (k, _) in keys {
             let start = data.len();
             if let Some((blob, alignment)) = builtin_blob(m, k) {
-                data.aligned_blob(blob, u64::from(alignment));
+                data.aligned_blob(blob, blob_alignment(alignment));
             }
             rows.push((k, data.len() - start, resource_kind::BLOB));
         }
@@ -462,6 +462,13 @@ pub fn resource_sections(num: &Numbering<'_>, strings: &mut Strings) -> (Encoder
         group_rows(&mut offsets, &rows, strings);
     }
     (offsets, data)
+}
+
+/// The alignment written for a blob. mlir-opt prints an empty blob with
+/// alignment 0 and writes that 0 too, but no reader (mlir-opt's included)
+/// accepts an alignment that is not a power of two; we write 1 instead.
+fn blob_alignment(alignment: u32) -> u64 {
+    u64::from(alignment.max(1))
 }
 
 fn group_rows(offsets: &mut Encoder, rows: &[(&Bytes, usize, u8)], strings: &mut Strings) {
