@@ -43,8 +43,14 @@ fn every_property_kind_decodes_like_mlir_opt_at_every_version() {
     // Writing: our bytes equal mlir-opt's at v5 and v6; below v5 the
     // non-attribute properties cannot be held, which is an error for us
     // (mlir-opt drops them silently).
-    let generic = oracle::run(&["--mlir-print-op-generic", "--mlir-print-debuginfo", fixture.to_str().unwrap()]).unwrap();
-    let m = rmlir_reader::parse_module(&generic, "property_kinds.mlir").expect("parses mlir-opt's output");
+    let generic = oracle::run(&[
+        "--mlir-print-op-generic",
+        "--mlir-print-debuginfo",
+        fixture.to_str().unwrap(),
+    ])
+    .unwrap();
+    let m = rmlir_reader::parse_module(&generic, "property_kinds.mlir")
+        .expect("parses mlir-opt's output");
     for v in 0..=6u64 {
         let opts = rmlir_writer::WriteOptions {
             version: v,
@@ -60,7 +66,10 @@ fn every_property_kind_decodes_like_mlir_opt_at_every_version() {
         std::fs::write(&src, &generic).unwrap();
         let version = format!("--emit-bytecode-version={v}");
         let theirs = oracle::run(&["--emit-bytecode", &version, src.to_str().unwrap()]).unwrap();
-        assert!(ours.unwrap() == theirs, "v{v}: our bytes differ from mlir-opt's");
+        assert!(
+            ours.unwrap() == theirs,
+            "v{v}: our bytes differ from mlir-opt's"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
