@@ -3,12 +3,14 @@
 //! Over every corpus case: parse `generic.mlir`, write bytecode v6 and
 //!
 //! * `v6-bytes`: compare with `v6.from-generic.mlirbc` (or `v6.mlirbc`)
-//!   byte for byte. Cases whose bytes need what phase 1 does not write —
-//!   use-list orders (`bc:uselist-orders`), the llvm/quant/tosa/test binary
+//!   byte for byte. Cases whose bytes need what we do not write yet —
+//!   the llvm/quant/tosa/test binary
 //!   attribute encodings (`bc:dialect-custom-encoding`), or ops that
 //!   mlir-opt registers and our op registry lacks (its test dialect and
 //!   test extensions: `test.*`, `transform.test_*`) — are counted and
 //!   reported separately, not asserted;
+//! * `transcode`: mlir-opt's bytes read by us and written again are the
+//!   same bytes (not for the excluded categories);
 //! * `deterministic`: writing twice gives the same bytes;
 //! * `roundtrip`: our reader reads our bytes back and prints `generic.mlir`.
 //!
@@ -21,7 +23,7 @@
 //!   `--emit-bytecode-version=N` of the same `generic.mlir`, or we refuse
 //!   with an error and mlir-opt's file indeed loses information (it does
 //!   not read back to `generic.mlir`). The excluded categories above are
-//!   excused (use-lists from v3).
+//!   excused.
 //!
 //! Plus two big generated modules of `large/` against the recorded sha256
 //! of mlir-opt's outputs.
@@ -71,15 +73,11 @@ fn excluded_categories(info: Option<&CaseInfo>, expected: &[u8]) -> Vec<&'static
     if tag(CUSTOM) {
         out.push(CUSTOM);
     }
-    if tag(USELISTS) {
-        out.push(USELISTS);
-    }
     out
 }
 
 const TEST_OPS: &str = "test-dialect ops";
 const CUSTOM: &str = "bc:dialect-custom-encoding";
-const USELISTS: &str = "bc:uselist-orders";
 
 /// Whether the file has ops that mlir-opt registered but our op registry
 /// does not know: those of mlir-opt's test dialect and its extensions
@@ -207,6 +205,19 @@ fn parse(case: &Path) -> Result<(rmlir_format::Module, Vec<u8>), String> {
 
 type Failures = Vec<(String, String, String)>;
 
+/// `transcode`: mlir-opt's bytes, read by our reader and written again,
+/// are the same bytes — every section, including the use-list orders our
+/// reader keeps from the file.
+fn transcode(expected: &[u8]) -> Result<(), String> {
+    let m = rmlir_reader::read_bytecode(expected).map_err(|e| format!("read: {e}"))?;
+    let again = write_bytecode(&m, &WriteOptions::default()).map_err(|e| format!("write: {e}"))?;
+    if again == expected {
+        Ok(())
+    } else {
+        Err(byte_diff(expected, &again))
+    }
+}
+
 #[test]
 fn corpus_v6_bytecode_matches_mlir_opt() {
     let known = known_failures("writer.tsv");
@@ -249,6 +260,11 @@ fn corpus_v6_bytecode_matches_mlir_opt() {
                 failures.push(("v6-bytes".into(), id.clone(), byte_diff(&expected, &ours)));
             }
         }
+        if categories.is_empty() {
+            if let Err(why) = transcode(&expected) {
+                failures.push(("transcode".into(), id.clone(), why));
+            }
+        }
         match write_bytecode(&m, &WriteOptions::default()) {
             Ok(again) if again == ours => {}
             _ => failures.push((
@@ -279,7 +295,7 @@ fn corpus_v6_bytecode_matches_mlir_opt() {
     }
     check(
         &known,
-        &["v6-bytes", "deterministic", "roundtrip"],
+        &["v6-bytes", "transcode", "deterministic", "roundtrip"],
         failures,
     );
 }
@@ -355,9 +371,7 @@ fn sample_case(case: &Path, tmp: &Path, categories: &[&str], counts: &Mutex<Coun
     };
     // Which comparisons the case's category excuses.
     let test_ops = categories.contains(&TEST_OPS);
-    let excused = |v: u64| {
-        test_ops || categories.contains(&CUSTOM) || (categories.contains(&USELISTS) && v >= 3)
-    };
+    let excused = |_v: u64| test_ops || categories.contains(&CUSTOM);
     let read_back = std::fs::read(case.join("v6.read-back.mlir")).ok();
     let generic = case.join("generic.mlir");
     // mlir-opt reads our v6. It decodes the properties of the ops it
@@ -489,7 +503,7 @@ fn sampled_cases_against_mlir_opt_at_every_version() {
     println!("sample of {} cases:", cases.len());
     for (v, (p, n, x, r)) in counts.iter().enumerate() {
         println!(
-            "  v{v}: {p}/{n} identical to mlir-opt or correctly refused ({r} refused: mlir-opt's file loses data); {x} excused (use-lists, custom encodings, test ops)"
+            "  v{v}: {p}/{n} identical to mlir-opt or correctly refused ({r} refused: mlir-opt's file loses data); {x} excused (custom encodings, test ops)"
         );
     }
     let mut failures = failures.into_inner().unwrap();

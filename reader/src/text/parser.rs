@@ -9,7 +9,7 @@ use num_bigint::{BigInt, Sign};
 use num_traits::{One, Zero};
 use rmlir_format::float::{self, FloatKind};
 use rmlir_format::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 mod attr_parser;
 mod dense_parser;
@@ -127,6 +127,9 @@ struct Parser<'a> {
     names: HashMap<Vec<u8>, NameEntry>,
     scope_defs: Vec<Vec<Vec<u8>>>,
     replacements: HashMap<ValueId, ValueId>,
+    /// Operand slots that named their value before its definition: MLIR
+    /// orders their uses differently (SPEC.md §2.8).
+    forward_uses: HashSet<(OpId, u32)>,
     block_scopes: Vec<BlockScope>,
     distinct: HashMap<u64, (u32, AttrId)>,
     unit_attr: AttrId,
@@ -153,6 +156,7 @@ impl<'a> Parser<'a> {
             names: HashMap::new(),
             scope_defs: vec![Vec::new()],
             replacements: HashMap::new(),
+            forward_uses: HashSet::new(),
             block_scopes: Vec::new(),
             distinct: HashMap::new(),
             unit_attr,
@@ -390,6 +394,10 @@ impl<'a> Parser<'a> {
             col: 0,
         });
         self.m.set_top_level(top_region, top_block, loc);
+        let forward = std::mem::take(&mut self.forward_uses);
+        self.m.use_list_orders = rmlir_format::use_lists::text_parser_orders(&self.m, |op, i| {
+            !forward.is_empty() && forward.contains(&(op, i))
+        });
         Ok(())
     }
 
@@ -477,10 +485,11 @@ impl<'a> Parser<'a> {
         }
         if !self.replacements.is_empty() {
             let reps = std::mem::take(&mut self.replacements);
-            for op in &mut self.m.ops {
-                for v in &mut op.operands {
+            for (op, o) in self.m.ops.iter_mut().enumerate() {
+                for (i, v) in o.operands.iter_mut().enumerate() {
                     if let Some(&r) = reps.get(v) {
                         *v = r;
+                        self.forward_uses.insert((OpId(op as u32), i as u32));
                     }
                 }
             }
