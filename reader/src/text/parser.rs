@@ -8,6 +8,7 @@ use crate::error::{Error, ErrorKind, Position, Result};
 use num_bigint::{BigInt, Sign};
 use num_traits::{One, Zero};
 use rmlir_format::float::{self, FloatKind};
+use rmlir_format::op_registry::OpRegistry;
 use rmlir_format::*;
 use std::collections::{HashMap, HashSet};
 
@@ -130,6 +131,9 @@ struct Parser<'a> {
     /// Operand slots that named their value before its definition: MLIR
     /// orders their uses differently (SPEC.md §2.8).
     forward_uses: HashSet<(OpId, u32)>,
+    registry: &'static OpRegistry,
+    /// Each op name's default properties, parsed on first use.
+    default_props: HashMap<OpNameId, Option<AttrId>>,
     block_scopes: Vec<BlockScope>,
     distinct: HashMap<u64, (u32, AttrId)>,
     unit_attr: AttrId,
@@ -157,6 +161,8 @@ impl<'a> Parser<'a> {
             scope_defs: vec![Vec::new()],
             replacements: HashMap::new(),
             forward_uses: HashSet::new(),
+            registry: OpRegistry::default_ref(),
+            default_props: HashMap::new(),
             block_scopes: Vec::new(),
             distinct: HashMap::new(),
             unit_attr,
@@ -721,6 +727,7 @@ impl<'a> Parser<'a> {
             operand_ids.push(self.resolve_value_use(name, *idx, *at, ty)?);
         }
 
+        let properties = self.with_default_properties(name_id, properties, op_start)?;
         let loc_placeholder = self.m.ctx.intern_attr(AttrData::UnknownLoc);
         let op = self.m.new_op(
             name_id,
@@ -749,6 +756,52 @@ impl<'a> Parser<'a> {
         }
         self.leave();
         Ok(op)
+    }
+
+    /// A registered op starts from its default properties (SPEC.md §7.1);
+    /// the entries written in the input override them one by one.
+    fn with_default_properties(
+        &mut self,
+        name: OpNameId,
+        given: Option<AttrId>,
+        at: usize,
+    ) -> Result<Option<AttrId>> {
+        let defaults = match self.default_props.get(&name) {
+            Some(&d) => d,
+            None => {
+                let info = self.registry.get(self.m.op_names.get(name));
+                let d = match info.and_then(|i| i.default_properties.as_deref()) {
+                    Some(text) => {
+                        let mut m = std::mem::take(&mut self.m);
+                        let r = parse_attr_into(&mut m, text.as_bytes());
+                        self.m = m;
+                        match r {
+                            Ok(a) => Some(a),
+                            Err(e) => {
+                                return self.err_at(
+                                    at,
+                                    format!(
+                                        "the op registry's default properties of '{}' do not parse: {e}",
+                                        lossy(self.m.op_names.get(name))
+                                    ),
+                                )
+                            }
+                        }
+                    }
+                    None => None,
+                };
+                self.default_props.insert(name, d);
+                d
+            }
+        };
+        Ok(match defaults {
+            Some(d) => Some(rmlir_format::op_registry::merge_default_properties(
+                &mut self.m.ctx,
+                d,
+                given,
+            )),
+            None => given,
+        })
     }
 
     fn parse_trailing_loc(&mut self, target: LocTarget) -> Result<()> {
