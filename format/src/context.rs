@@ -48,6 +48,15 @@ impl<T: Hash + Eq> Interner<T> {
         bucket.push(id);
         id
     }
+
+    fn find(&self, item: &T) -> Option<u32> {
+        let h = self.hasher.hash_one(item);
+        self.index
+            .get(&h)?
+            .iter()
+            .copied()
+            .find(|&id| self.items[id as usize] == *item)
+    }
 }
 
 /// Owns all interned types and attributes of one IR.
@@ -69,6 +78,16 @@ impl Context {
 
     pub fn intern_attr(&mut self, a: AttrData) -> AttrId {
         AttrId(self.attrs.intern(a))
+    }
+
+    /// The id of a type equal to `t`, if one is interned.
+    pub fn find_type(&self, t: &TypeData) -> Option<TypeId> {
+        self.types.find(t).map(TypeId)
+    }
+
+    /// The id of an attribute equal to `a`, if one is interned.
+    pub fn find_attr(&self, a: &AttrData) -> Option<AttrId> {
+        self.attrs.find(a).map(AttrId)
     }
 
     pub fn ty(&self, id: TypeId) -> &TypeData {

@@ -111,14 +111,14 @@ pub const ATTR_ALIASES: &[(&str, &str, &str)] = &[
 
 /// Parameters that a dialect prints "stripped" (`file = <…>` instead of
 /// `file = #llvm.di_file<…>`): `(dialect, attribute mnemonic, parameter)`
-/// → the nested attribute's mnemonic. From `format/data/llvm-stripped-params.tsv`
+/// → the nested attribute's mnemonic. From `format/data/stripped-params.tsv`
 /// (generated from LLVMAttrDefs.td by tools/dialect-encodings/gen.py);
 /// list-valued parameters are not included.
 pub fn stripped_param(dialect: &str, attr: &str, param: &str) -> Option<&'static str> {
     static TABLE: std::sync::OnceLock<Vec<(&'static str, &'static str, &'static str)>> =
         std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
-        include_str!("../data/llvm-stripped-params.tsv")
+        include_str!("../data/stripped-params.tsv")
             .lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
             .filter_map(|l| {

@@ -6,6 +6,7 @@ pub mod blob;
 pub mod bytecode;
 pub mod context;
 pub mod dense;
+pub mod dialect_encodings;
 pub mod dialects;
 pub mod escape;
 pub mod float;

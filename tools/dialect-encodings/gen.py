@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Generates the tables behind reader/src/bytecode/dialect_encodings/.
+"""Generates the tables behind format/src/dialect_encodings/ (read by
+reader/src/bytecode/dialect_encodings/, written by writer/src/bytecode/dialect_entries.rs).
 
 MLIR 22 ships declarative bytecode encodings (BytecodeDialectGen output) for
 the llvm, quant and tosa dialects as `*DialectBytecode.cpp.inc` files next to
@@ -21,7 +22,7 @@ the dialects' ODS `.td` files. This script turns them into Rust data:
   again.
 
 Usage: python3 tools/dialect-encodings/gen.py [--refresh-dwarf]
-Writes reader/src/bytecode/dialect_encodings/generated.rs.
+Writes format/src/dialect_encodings/generated.rs (shared by the bytecode reader and writer).
 """
 
 import os
@@ -33,9 +34,9 @@ import tempfile
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 INC = "/usr/lib/llvm-22/include/mlir"
 MLIR_OPT = os.environ.get("RMLIR_MLIR_OPT", "/usr/lib/llvm-22/bin/mlir-opt")
-OUT = os.path.join(ROOT, "reader/src/bytecode/dialect_encodings/generated.rs")
+OUT = os.path.join(ROOT, "format/src/dialect_encodings/generated.rs")
 DWARF_CACHE = os.path.join(ROOT, "format/data/llvm-dwarf-names.tsv")
-STRIPPED_OUT = os.path.join(ROOT, "format/data/llvm-stripped-params.tsv")
+STRIPPED_OUT = os.path.join(ROOT, "format/data/stripped-params.tsv")
 
 DIALECT_INCS = [
     ("llvm", INC + "/Dialect/LLVMIR/LLVMDialectBytecode.cpp.inc"),
@@ -628,7 +629,7 @@ def emit(kinds_by_dialect, defs, enums, dwarf):
     w("use super::spec::*;")
     w("")
     w("/// The dialects with declarative bytecode encodings in MLIR 22.")
-    w("pub(super) static DIALECTS: &[DialectSpec] = &[")
+    w("pub static DIALECTS: &[DialectSpec] = &[")
     for dialect, kinds in kinds_by_dialect:
         w("    DialectSpec {")
         w(f"        name: {rs_str(dialect)},")
@@ -651,7 +652,7 @@ def emit(kinds_by_dialect, defs, enums, dwarf):
     w("/// How each custom-encoded llvm attribute prints: its ODS parameters in")
     w("/// order, and for each the read step that supplies it (`None`: the")
     w("/// encoding does not carry it, so it keeps its default).")
-    w("pub(super) static LLVM_ATTRS: &[AttrSpec] = &[")
+    w("pub static LLVM_ATTRS: &[AttrSpec] = &[")
     for k in llvm:
         d = defs.get(k["class"])
         if d is None:
@@ -691,7 +692,7 @@ def emit(kinds_by_dialect, defs, enums, dwarf):
         const = rust_const(name)
         if e[0] == "bit":
             _, bits, zero, steps, unquoted = e
-            w(f"pub(super) static {const}: EnumSpec = EnumSpec::Bits {{")
+            w(f"pub static {const}: EnumSpec = EnumSpec::Bits {{")
             w(f"    bits: {bits},")
             w(f"    zero: {rs_str(zero)},")
             w("    steps: &[")
@@ -701,7 +702,7 @@ def emit(kinds_by_dialect, defs, enums, dwarf):
             w(f"    unquoted: &{unquoted!r},")
             w("};")
         else:
-            w(f"pub(super) static {const}: EnumSpec = EnumSpec::Plain {{")
+            w(f"pub static {const}: EnumSpec = EnumSpec::Plain {{")
             w(f"    bits: {e[1]},")
             w("    names: &[")
             for v, n in e[2]:
@@ -710,7 +711,7 @@ def emit(kinds_by_dialect, defs, enums, dwarf):
             w("};")
         w("")
     for t, rows in dwarf.items():
-        w(f"pub(super) static DW_{t.upper()}: &[(u32, &str)] = &[")
+        w(f"pub static DW_{t.upper()}: &[(u32, &str)] = &[")
         for v, n in sorted(rows):
             w(f"    (0x{v:x}, {rs_str(n)}),")
         w("];")

@@ -31,6 +31,12 @@ pub trait Sink {
     fn blob(&mut self, b: &[u8]);
     /// A builtin dialect resource handle.
     fn resource(&mut self, key: &[u8]);
+    /// The width of an integer type, the bit width of a float type, else
+    /// 64 (types may be synthesized by the writer, so they are asked of
+    /// the sink rather than of the context).
+    fn type_bits(&self, _t: TypeId) -> u32 {
+        64
+    }
 }
 
 /// The dialect whose group an attribute entry belongs to.
@@ -69,6 +75,15 @@ pub fn type_has_encoding(d: &TypeData) -> bool {
         TypeData::Float(k) => float_code(*k).is_some(),
         TypeData::Opaque { .. } | TypeData::Dialect(_) => false,
         _ => true,
+    }
+}
+
+/// [`Sink::type_bits`] of a type.
+pub fn type_bits(d: &TypeData) -> u32 {
+    match d {
+        TypeData::Integer { width, .. } => *width,
+        TypeData::Float(k) => k.bit_width(),
+        _ => 64,
     }
 }
 
@@ -133,19 +148,13 @@ pub fn write_attr<S: Sink>(s: &mut S, ctx: &Context, d: &AttrData) {
         AttrData::Integer { ty, value } => {
             s.varint(acode::INTEGER);
             s.ty(*ty);
-            let width = match ctx.ty(*ty) {
-                TypeData::Integer { width, .. } => *width,
-                _ => 64,
-            };
+            let width = s.type_bits(*ty);
             write_apint(s, width, &int_words(value, width));
         }
         AttrData::Float { ty, bits } => {
             s.varint(acode::FLOAT);
             s.ty(*ty);
-            let width = match ctx.ty(*ty) {
-                TypeData::Float(k) => k.bit_width(),
-                _ => 64,
-            };
+            let width = s.type_bits(*ty);
             write_apint(s, width, &[*bits as u64, (*bits >> 64) as u64]);
         }
         AttrData::CallSiteLoc { callee, caller } => {

@@ -28,35 +28,56 @@ pub struct AttrSpace<'m> {
     base: u32,
     local: Vec<AttrData>,
     local_index: HashMap<AttrData, AttrId>,
-    /// Context attributes of the kinds the writer may synthesize.
-    existing: HashMap<&'m AttrData, AttrId>,
+    /// Types the writer synthesizes (those a custom dialect encoding names
+    /// but the IR keeps as text, e.g. the `i1` of a `BoolAttr` parameter),
+    /// with ids after the context's.
+    type_base: u32,
+    local_types: Vec<TypeData>,
+    local_type_index: HashMap<TypeData, TypeId>,
 }
 
 impl<'m> AttrSpace<'m> {
     pub fn new(ctx: &'m Context) -> Self {
-        let base = ctx.num_attrs() as u32;
-        let mut existing = HashMap::new();
-        for i in 0..base {
-            let d = ctx.attr(AttrId(i));
-            let keep = match d {
-                AttrData::String { ty: None, .. }
-                | AttrData::Dictionary(_)
-                | AttrData::UnknownLoc => true,
-                AttrData::SymbolRef { nested, .. } => nested.is_empty(),
-                AttrData::AffineMap(m) => m.num_symbols == 0 && m.is_identity(),
-                _ => false,
-            };
-            if keep {
-                existing.insert(d, AttrId(i));
-            }
-        }
         AttrSpace {
             ctx,
-            base,
+            base: ctx.num_attrs() as u32,
             local: Vec::new(),
             local_index: HashMap::new(),
-            existing,
+            type_base: ctx.num_types() as u32,
+            local_types: Vec::new(),
+            local_type_index: HashMap::new(),
         }
+    }
+
+    pub fn ctx(&self) -> &'m Context {
+        self.ctx
+    }
+
+    /// One past the largest type id handed out so far.
+    pub fn num_types(&self) -> usize {
+        self.type_base as usize + self.local_types.len()
+    }
+
+    pub fn ty(&self, t: TypeId) -> &TypeData {
+        if t.0 < self.type_base {
+            self.ctx.ty(t)
+        } else {
+            &self.local_types[(t.0 - self.type_base) as usize]
+        }
+    }
+
+    /// The id of type `d`: the context's when it has one.
+    pub fn intern_type(&mut self, d: TypeData) -> TypeId {
+        if let Some(id) = self.ctx.find_type(&d) {
+            return id;
+        }
+        if let Some(&id) = self.local_type_index.get(&d) {
+            return id;
+        }
+        let id = TypeId(self.type_base + self.local_types.len() as u32);
+        self.local_types.push(d.clone());
+        self.local_type_index.insert(d, id);
+        id
     }
 
     /// One past the largest id handed out so far.
@@ -84,7 +105,7 @@ impl<'m> AttrSpace<'m> {
     }
 
     pub fn intern(&mut self, d: AttrData) -> AttrId {
-        if let Some(&id) = self.existing.get(&d) {
+        if let Some(id) = self.ctx.find_attr(&d) {
             return id;
         }
         if let Some(&id) = self.local_index.get(&d) {

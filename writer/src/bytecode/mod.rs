@@ -11,6 +11,7 @@
 //! version cannot represent (properties before v5) is an error naming
 //! what would be lost.
 
+mod dialect_entries;
 mod encoder;
 mod entries;
 mod interner;

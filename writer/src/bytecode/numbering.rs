@@ -4,6 +4,7 @@
 //! regions are isolated; then the final order of each table (reference
 //! count, then dialect groups per VarInt byte band), as MLIR's writer does.
 
+use super::dialect_entries;
 use super::entries::{self, Sink};
 use super::interner::{AttrRef, AttrSpace};
 use super::properties::{self, OpProps};
@@ -11,6 +12,7 @@ use super::WriteError;
 use rmlir_format::op_registry::OpRegistry;
 use rmlir_format::*;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 const UNSET: u32 = u32::MAX;
 
@@ -56,6 +58,10 @@ pub struct Numbering<'m> {
     pub resource_refs: Vec<Bytes>,
     /// Resource handle numbers by key (after `finish`).
     pub resource_ids: HashMap<Bytes, u32>,
+    /// Attributes and types of other dialects written with their dialect's
+    /// custom encoding (SPEC.md §6.6.5), by id.
+    pub custom_attrs: HashMap<AttrId, Rc<dialect_entries::Custom>>,
+    pub custom_types: HashMap<TypeId, Rc<dialect_entries::Custom>>,
     error: Option<WriteError>,
     next_value: u32,
 }
@@ -90,6 +96,8 @@ impl<'m> Numbering<'m> {
             isolated: compute_isolation(m, top, registry),
             resource_refs: Vec::new(),
             resource_ids: HashMap::new(),
+            custom_attrs: HashMap::new(),
+            custom_types: HashMap::new(),
             error: None,
             next_value: 0,
         };
@@ -265,25 +273,37 @@ impl<'m> Numbering<'m> {
         if entries::attr_has_encoding(&data) {
             let m = self.m;
             entries::write_attr(self, &m.ctx, &data);
+        } else if let Some(enc) = dialect_entries::encode_attr(&mut self.space, &data) {
+            let enc = Rc::new(enc);
+            self.custom_attrs.insert(a, enc.clone());
+            dialect_entries::write(self, &enc);
         }
     }
 
     pub fn number_type(&mut self, t: TypeId) {
+        if self.type_index.len() <= (t.0 as usize) {
+            self.type_index
+                .resize(self.space.num_types().max((t.0 as usize) + 1), UNSET);
+        }
         let pos = self.type_index[t.0 as usize];
         if pos != UNSET {
             self.types[pos as usize].refs += 1;
             return;
         }
-        let data = self.m.ctx.ty(t);
-        let dialect = self.number_dialect(entries::type_dialect(data).as_bytes());
+        let data = self.space.ty(t).clone();
+        let dialect = self.number_dialect(entries::type_dialect(&data).as_bytes());
         self.type_index[t.0 as usize] = self.types.len() as u32;
         self.types.push(Item {
             key: t,
             dialect,
             refs: 1,
         });
-        if entries::type_has_encoding(data) {
-            entries::write_type(self, data);
+        if entries::type_has_encoding(&data) {
+            entries::write_type(self, &data);
+        } else if let Some(enc) = dialect_entries::encode_type(&mut self.space, &data) {
+            let enc = Rc::new(enc);
+            self.custom_types.insert(t, enc.clone());
+            dialect_entries::write(self, &enc);
         }
     }
 
@@ -368,6 +388,9 @@ impl Sink for Numbering<'_> {
     fn byte(&mut self, _: u8) {}
     fn string(&mut self, _: &[u8]) {}
     fn blob(&mut self, _: &[u8]) {}
+    fn type_bits(&self, t: TypeId) -> u32 {
+        entries::type_bits(self.space.ty(t))
+    }
     fn resource(&mut self, key: &[u8]) {
         self.number_dialect(b"builtin");
         if !self.resource_refs.iter().any(|k| &k[..] == key) {

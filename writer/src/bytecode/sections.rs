@@ -1,6 +1,7 @@
 //! One encoder per section (SPEC.md §6.3–§6.9), each built into its own
 //! buffer from the finished numbering; the file encoder frames them.
 
+use super::dialect_entries;
 use super::encoder::Encoder;
 use super::entries::{self, Sink};
 use super::interner::AttrRef;
@@ -122,6 +123,9 @@ impl Sink for EncodeSink<'_, '_> {
         let h = self.num.resource_ids.get(key).copied().unwrap_or(0);
         self.out.varint(u64::from(h));
     }
+    fn type_bits(&self, t: TypeId) -> u32 {
+        entries::type_bits(self.num.space.ty(t))
+    }
 }
 
 /// Runs of consecutive entries of the same dialect: `(dialect, range)`.
@@ -201,14 +205,23 @@ pub fn attr_type_sections(num: &mut Numbering<'_>, strings: &mut Strings) -> (En
             let a = num.attrs[i].key;
             let start = data.len();
             let d = num.space.get(a);
-            let custom = entries::attr_has_encoding(&d);
-            if custom {
+            let builtin = entries::attr_has_encoding(&d);
+            let dialect_enc = num.custom_attrs.get(&a).cloned();
+            let custom = builtin || dialect_enc.is_some();
+            if builtin {
                 let mut s = EncodeSink {
                     out: &mut data,
                     num,
                     strings,
                 };
                 entries::write_attr(&mut s, ctx, &d);
+            } else if let Some(enc) = dialect_enc {
+                let mut s = EncodeSink {
+                    out: &mut data,
+                    num,
+                    strings,
+                };
+                dialect_entries::write(&mut s, &enc);
             } else {
                 data.cstr(text_entry::attr_text(ctx, &d).as_bytes());
             }
@@ -222,15 +235,24 @@ pub fn attr_type_sections(num: &mut Numbering<'_>, strings: &mut Strings) -> (En
         for i in range {
             let t = num.types[i].key;
             let start = data.len();
-            let d = ctx.ty(t);
-            let custom = entries::type_has_encoding(d);
-            if custom {
+            let d = num.space.ty(t).clone();
+            let builtin = entries::type_has_encoding(&d);
+            let dialect_enc = num.custom_types.get(&t).cloned();
+            let custom = builtin || dialect_enc.is_some();
+            if builtin {
                 let mut s = EncodeSink {
                     out: &mut data,
                     num,
                     strings,
                 };
-                entries::write_type(&mut s, d);
+                entries::write_type(&mut s, &d);
+            } else if let Some(enc) = dialect_enc {
+                let mut s = EncodeSink {
+                    out: &mut data,
+                    num,
+                    strings,
+                };
+                dialect_entries::write(&mut s, &enc);
             } else {
                 data.cstr(text_entry::type_text(ctx, t).as_bytes());
             }

@@ -8,13 +8,13 @@
 //! stripped attributes without an alias kind are spliced in as their body.
 //! Parameters of interface or generic type print in full (`#llvm.…`).
 
-use super::generated::{DW_ATE, DW_OP, LLVM_ATTRS};
-use super::spec::{AttrSpec, EnumSpec, Format, Param, ParamTy};
 use super::{quoted, Body, Entry, Value};
 use crate::bytecode::binary_reader::Reader;
 use crate::bytecode::BytecodeReader;
 use crate::error::Result;
 use num_traits::Zero;
+use rmlir_format::dialect_encodings::generated::{DW_ATE, DW_OP, LLVM_ATTRS};
+use rmlir_format::dialect_encodings::{AttrSpec, EnumSpec, Format, Param, ParamTy};
 use rmlir_format::dialects::attr_alias;
 use rmlir_format::*;
 

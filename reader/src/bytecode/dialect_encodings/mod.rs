@@ -2,7 +2,8 @@
 //!
 //! MLIR 22 ships declarative encodings (BytecodeDialectGen) for the llvm,
 //! quant and tosa dialects. What each kind code reads is data generated from
-//! those `.cpp.inc` files (`generated.rs`, by tools/dialect-encodings/gen.py);
+//! those `.cpp.inc` files (`rmlir_format::dialect_encodings`, by
+//! tools/dialect-encodings/gen.py, shared with the writer);
 //! a small interpreter reads the fields, and per dialect the printed form
 //! mlir-opt gives the value is rebuilt as a [`DialectBody`]: llvm attributes
 //! from their ODS parameters and assembly formats (also generated), quant
@@ -10,16 +11,14 @@
 //! the interface but no kinds, so any custom tosa entry is an error, as in
 //! MLIR.
 
-mod generated;
 mod llvm;
 mod quant;
-mod spec;
 
 use super::binary_reader::Reader;
 use super::BytecodeReader;
 use crate::error::{Error, Position, Result};
+use rmlir_format::dialect_encodings::{DialectSpec, KindSpec, Read};
 use rmlir_format::{AttrId, BodyPiece, TypeId};
-use spec::{DialectSpec, KindSpec, Read};
 
 /// Decodes a custom attribute entry of `dialect`, or `None` when the
 /// dialect's encoding is not known.
@@ -73,9 +72,7 @@ pub(super) fn read_dialect_type<'a>(
 }
 
 fn dialect_spec(name: &[u8]) -> Option<&'static DialectSpec> {
-    generated::DIALECTS
-        .iter()
-        .find(|d| d.name.as_bytes() == name)
+    rmlir_format::dialect_encodings::dialect_spec(name)
 }
 
 /// One field as read.

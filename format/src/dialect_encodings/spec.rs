@@ -2,7 +2,7 @@
 //! tools/dialect-encodings/gen.py).
 
 /// One dialect's custom attribute and type encodings, by kind code.
-pub(crate) struct DialectSpec {
+pub struct DialectSpec {
     pub name: &'static str,
     pub attrs: &'static [KindSpec],
     pub types: &'static [KindSpec],
@@ -10,21 +10,21 @@ pub(crate) struct DialectSpec {
 
 /// One attribute or type kind: after its kind code (a varint), the entry
 /// holds the reads of `steps`, in order.
-pub(crate) struct KindSpec {
+pub struct KindSpec {
     pub code: u64,
     /// The C++ class built from the fields (for error messages).
     pub class: &'static str,
     pub steps: &'static [Step],
 }
 
-pub(crate) struct Step {
+pub struct Step {
     pub name: &'static str,
     pub read: Read,
 }
 
 /// The `DialectBytecodeReader` calls the generated readers make.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Read {
+pub enum Read {
     /// `readVarInt`.
     VarInt,
     /// `readSignedVarInt`.
@@ -57,7 +57,7 @@ pub(crate) enum Read {
 }
 
 /// How an llvm attribute kind prints (from its ODS definition).
-pub(crate) struct AttrSpec {
+pub struct AttrSpec {
     pub code: u64,
     pub mnemonic: &'static str,
     pub format: Format,
@@ -68,7 +68,7 @@ pub(crate) struct AttrSpec {
 // Not every variant is used by the MLIR 22 tables; the generator emits any.
 #[allow(dead_code)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Format {
+pub enum Format {
     /// `` `<` struct(params) `>` ``.
     Struct,
     /// No parameters, no format: the mnemonic alone.
@@ -81,7 +81,7 @@ pub(crate) enum Format {
     DiExpressionElem,
 }
 
-pub(crate) struct Param {
+pub struct Param {
     pub name: &'static str,
     pub ty: ParamTy,
     /// Has a default value: left out of `struct(params)` when equal to it.
@@ -95,7 +95,7 @@ pub(crate) struct Param {
 // Not every variant is used by the MLIR 22 tables; the generator emits any.
 #[allow(dead_code)]
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum ParamTy {
+pub enum ParamTy {
     /// `unsigned` printed through an `llvm::dwarf::*String` table.
     Dwarf(&'static [(u32, &'static str)]),
     U32,
@@ -121,7 +121,7 @@ pub(crate) enum ParamTy {
 
 /// An ODS enum's `stringify` and `operator<<`.
 #[derive(Debug)]
-pub(crate) enum EnumSpec {
+pub enum EnumSpec {
     /// A bit enum: `steps` are `(mask, name, clears)` in stringify order;
     /// several names print joined by `|`, quoted unless the value is one of
     /// `unquoted`.

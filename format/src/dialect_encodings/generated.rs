@@ -5,7 +5,7 @@
 use super::spec::*;
 
 /// The dialects with declarative bytecode encodings in MLIR 22.
-pub(super) static DIALECTS: &[DialectSpec] = &[
+pub static DIALECTS: &[DialectSpec] = &[
     DialectSpec {
         name: "llvm",
         attrs: &[
@@ -780,7 +780,7 @@ pub(super) static DIALECTS: &[DialectSpec] = &[
 /// How each custom-encoded llvm attribute prints: its ODS parameters in
 /// order, and for each the read step that supplies it (`None`: the
 /// encoding does not carry it, so it keeps its default).
-pub(super) static LLVM_ATTRS: &[AttrSpec] = &[
+pub static LLVM_ATTRS: &[AttrSpec] = &[
     AttrSpec {
         code: 0,
         mnemonic: "di_basic_type",
@@ -1610,7 +1610,7 @@ pub(super) static LLVM_ATTRS: &[AttrSpec] = &[
     },
 ];
 
-pub(super) static DI_FLAGS: EnumSpec = EnumSpec::Bits {
+pub static DI_FLAGS: EnumSpec = EnumSpec::Bits {
     bits: 32,
     zero: "Zero",
     steps: &[
@@ -1651,7 +1651,7 @@ pub(super) static DI_FLAGS: EnumSpec = EnumSpec::Bits {
     unquoted: &[3],
 };
 
-pub(super) static DI_SUBPROGRAM_FLAGS: EnumSpec = EnumSpec::Bits {
+pub static DI_SUBPROGRAM_FLAGS: EnumSpec = EnumSpec::Bits {
     bits: 32,
     zero: "",
     steps: &[
@@ -1670,7 +1670,7 @@ pub(super) static DI_SUBPROGRAM_FLAGS: EnumSpec = EnumSpec::Bits {
     unquoted: &[],
 };
 
-pub(super) static DI_EMISSION_KIND: EnumSpec = EnumSpec::Plain {
+pub static DI_EMISSION_KIND: EnumSpec = EnumSpec::Plain {
     bits: 64,
     names: &[
         (0, "None"),
@@ -1680,12 +1680,12 @@ pub(super) static DI_EMISSION_KIND: EnumSpec = EnumSpec::Plain {
     ],
 };
 
-pub(super) static DI_NAME_TABLE_KIND: EnumSpec = EnumSpec::Plain {
+pub static DI_NAME_TABLE_KIND: EnumSpec = EnumSpec::Plain {
     bits: 64,
     names: &[(0, "Default"), (1, "GNU"), (2, "None"), (3, "Apple")],
 };
 
-pub(super) static DW_TAG: &[(u32, &str)] = &[
+pub static DW_TAG: &[(u32, &str)] = &[
     (0x1, "DW_TAG_array_type"),
     (0x2, "DW_TAG_class_type"),
     (0x3, "DW_TAG_entry_point"),
@@ -1802,7 +1802,7 @@ pub(super) static DW_TAG: &[(u32, &str)] = &[
     (0xb004, "DW_TAG_BORLAND_Delphi_variant"),
 ];
 
-pub(super) static DW_ATE: &[(u32, &str)] = &[
+pub static DW_ATE: &[(u32, &str)] = &[
     (0x1, "DW_ATE_address"),
     (0x2, "DW_ATE_boolean"),
     (0x3, "DW_ATE_complex_float"),
@@ -1829,7 +1829,7 @@ pub(super) static DW_ATE: &[(u32, &str)] = &[
     (0x86, "DW_ATE_HP_imaginary_float128"),
 ];
 
-pub(super) static DW_LANG: &[(u32, &str)] = &[
+pub static DW_LANG: &[(u32, &str)] = &[
     (0x1, "DW_LANG_C89"),
     (0x2, "DW_LANG_C"),
     (0x3, "DW_LANG_Ada83"),
@@ -1895,7 +1895,7 @@ pub(super) static DW_LANG: &[(u32, &str)] = &[
     (0xb000, "DW_LANG_BORLAND_Delphi"),
 ];
 
-pub(super) static DW_CC: &[(u32, &str)] = &[
+pub static DW_CC: &[(u32, &str)] = &[
     (0x1, "DW_CC_normal"),
     (0x2, "DW_CC_program"),
     (0x3, "DW_CC_nocall"),
@@ -1930,7 +1930,7 @@ pub(super) static DW_CC: &[(u32, &str)] = &[
     (0xff, "DW_CC_GDB_IBM_OpenCL"),
 ];
 
-pub(super) static DW_OP: &[(u32, &str)] = &[
+pub static DW_OP: &[(u32, &str)] = &[
     (0x3, "DW_OP_addr"),
     (0x6, "DW_OP_deref"),
     (0x8, "DW_OP_const1u"),
