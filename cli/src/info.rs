@@ -10,7 +10,10 @@ use serde::Serialize;
 pub struct Info {
     pub version: u64,
     pub producer: String,
+    /// Size of the bytecode (after decompression, for a zstd input).
     pub file_bytes: usize,
+    /// Size on disk when the input was a zstd frame.
+    pub zstd_compressed_bytes: Option<usize>,
     pub sections: Vec<SectionJson>,
     pub dialects: Vec<DialectJson>,
     pub strings: usize,
@@ -21,6 +24,8 @@ pub struct Info {
     pub top_level: Vec<SymbolJson>,
     /// Region bodies decoded to produce this report (the module body only).
     pub region_bodies_decoded: usize,
+    /// Isolated bodies (functions, …) left undecoded.
+    pub region_bodies_pending: usize,
 }
 
 #[derive(Serialize)]
@@ -124,6 +129,7 @@ pub fn collect(input: &Input) -> Result<Info, String> {
         version: r.version(),
         producer: lossy(r.producer()),
         file_bytes: input.data().len(),
+        zstd_compressed_bytes: input.compressed_bytes,
         sections: r
             .sections()
             .iter()
@@ -149,6 +155,7 @@ pub fn collect(input: &Input) -> Result<Info, String> {
         resources,
         top_level,
         region_bodies_decoded: r.stats().lazy_bodies_decoded,
+        region_bodies_pending: r.pending().count(),
     })
 }
 
@@ -157,8 +164,13 @@ pub fn render_text(i: &Info) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "bytecode version {} (producer \"{}\"), {} bytes",
-        i.version, i.producer, i.file_bytes
+        "bytecode version {} (producer \"{}\"), {} bytes{}",
+        i.version,
+        i.producer,
+        i.file_bytes,
+        i.zstd_compressed_bytes
+            .map(|z| format!(" (zstd-compressed: {z} bytes)"))
+            .unwrap_or_default()
     );
     let _ = writeln!(s, "sections:");
     for sec in &i.sections {
@@ -212,7 +224,13 @@ pub fn render_text(i: &Info) -> String {
             );
         }
     }
-    let _ = writeln!(s, "top-level operations ({}):", i.top_level.len());
+    let _ = writeln!(
+        s,
+        "top-level operations ({}; {} region bodies decoded, {} left lazy):",
+        i.top_level.len(),
+        i.region_bodies_decoded,
+        i.region_bodies_pending
+    );
     for t in &i.top_level {
         match &t.symbol {
             Some(sym) => {
