@@ -11,6 +11,8 @@ use crate::encode::{self, DEFAULT_PRODUCER};
 use crate::input::Input;
 use crate::load::Loaded;
 use crate::progress::Progress;
+use crate::{input, load, output};
+use std::path::Path;
 
 pub fn convert(
     inp: &Input,
@@ -25,4 +27,20 @@ pub fn convert(
         None => DEFAULT_PRODUCER.to_string(),
     });
     encode::write(inp, loaded, version, producer, compression, progress)
+}
+
+pub fn run(
+    input: &Path,
+    output: &Path,
+    version: u64,
+    producer: Option<String>,
+    compression: Compression,
+    progress: &mut Progress,
+) -> Result<(), String> {
+    output::refuse_binary_to_terminal(Some(output))?;
+    let inp = input::read_input(input, progress)?;
+    let loaded = load::load(&inp, progress)?;
+    let bytes = convert(&inp, &loaded, version, producer, compression, progress)?;
+    progress.finish();
+    output::write_output(Some(output), &bytes)
 }

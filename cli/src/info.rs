@@ -1,10 +1,13 @@
 //! `rmlir-bc info`: what a bytecode file holds, read lazily — the tables
 //! and the top-level symbols, never the bodies of functions.
 
-use crate::input::Input;
+use crate::input::{self, Input};
+use crate::output;
+use crate::progress::Progress;
 use rmlir_format::{AttrData, Module, OpId, ResourceValue};
 use rmlir_reader::BytecodeReader;
 use serde::Serialize;
+use std::path::Path;
 
 #[derive(Serialize)]
 pub struct Info {
@@ -242,4 +245,22 @@ pub fn render_text(i: &Info) -> String {
         }
     }
     s
+}
+
+pub fn run(input: &Path, json: bool, progress: &mut Progress) -> Result<(), String> {
+    let inp = input::read_input(input, progress)?;
+    if !inp.is_bytecode() {
+        return Err(format!(
+            "{}: error: not an MLIR bytecode file (no 'ML\\xEFR' magic); 'info' describes bytecode, 'rmlir-bc encode' writes it",
+            inp.name
+        ));
+    }
+    let i = collect(&inp)?;
+    let text = if json {
+        serde_json::to_string_pretty(&i).expect("serializable") + "\n"
+    } else {
+        render_text(&i)
+    };
+    progress.finish();
+    output::write_output(None, text.as_bytes())
 }

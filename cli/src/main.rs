@@ -5,6 +5,7 @@
 
 mod compress;
 mod convert;
+mod decode;
 mod encode;
 mod info;
 mod input;
@@ -16,8 +17,7 @@ mod verify;
 use clap::{Parser, Subcommand};
 use compress::Compression;
 use progress::Progress;
-use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 const EXIT_STATUS: &str = "\
@@ -154,125 +154,36 @@ fn main() -> ExitCode {
     }
 }
 
-/// Bytecode is not for terminals: ask for a file or a pipe instead.
-fn binary_output_target(output: Option<&Path>) -> Result<(), String> {
-    let to_stdout = output.is_none_or(|p| p == Path::new("-"));
-    if to_stdout && std::io::stdout().is_terminal() {
-        return Err("error: refusing to write bytecode to a terminal; use -o FILE or redirect standard output".into());
-    }
-    Ok(())
-}
-
 fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
     match cli.command {
         Command::Decode {
             input,
             output,
             local_scope,
-        } => {
-            let inp = input::read_input(&input, progress)?;
-            let loaded = load::load(&inp, progress)?;
-            progress.phase("printing");
-            let text = rmlir_writer::print_module(
-                &loaded.module,
-                rmlir_writer::PrintOptions { local_scope },
-            );
-            progress.finish();
-            output::write_output(output.as_deref(), text.as_bytes())?;
-        }
+        } => decode::run(&input, output.as_deref(), local_scope, progress)?,
         Command::Encode {
             input,
             output,
             emit_version,
             producer,
             compress,
-        } => {
-            binary_output_target(output.as_deref())?;
-            let inp = input::read_input(&input, progress)?;
-            let loaded = load::load(&inp, progress)?;
-            let bytes = encode::write(&inp, &loaded, emit_version, producer, compress, progress)?;
-            progress.finish();
-            output::write_output(output.as_deref(), &bytes)?;
-        }
+        } => encode::run(
+            &input,
+            output.as_deref(),
+            emit_version,
+            producer,
+            compress,
+            progress,
+        )?,
         Command::Convert {
             input,
             output,
             emit_version,
             producer,
             compress,
-        } => {
-            binary_output_target(Some(&output))?;
-            let inp = input::read_input(&input, progress)?;
-            let loaded = load::load(&inp, progress)?;
-            let bytes =
-                convert::convert(&inp, &loaded, emit_version, producer, compress, progress)?;
-            progress.finish();
-            output::write_output(Some(&output), &bytes)?;
-        }
-        Command::Verify { input, quiet } => {
-            let inp = input::read_input(&input, progress)?;
-            let loaded = load::load(&inp, progress)?;
-            let registry = rmlir_format::op_registry::OpRegistry::default_ref();
-            let (summary, diags) = verify::verify(&loaded.module, registry, progress);
-            progress.finish();
-            if !diags.is_empty() {
-                for d in diags.iter().take(verify::MAX_SHOWN) {
-                    eprintln!("{}", verify::render(&loaded.module, &inp.name, d));
-                }
-                if diags.len() > verify::MAX_SHOWN {
-                    eprintln!(
-                        "{}: note: {} more errors not shown",
-                        inp.name,
-                        diags.len() - verify::MAX_SHOWN
-                    );
-                }
-                eprintln!(
-                    "{}: invalid: {} error{}",
-                    inp.name,
-                    diags.len(),
-                    if diags.len() == 1 { "" } else { "s" }
-                );
-                return Ok(ExitCode::from(1));
-            }
-            if !quiet {
-                let form = match &loaded.header {
-                    Some(h) => format!("bytecode v{} (producer \"{}\")", h.version, h.producer),
-                    None => "generic text".to_string(),
-                };
-                let zst = if inp.compressed_bytes.is_some() {
-                    ", zstd-compressed"
-                } else {
-                    ""
-                };
-                let text = format!(
-                    "{}: valid: {form}{zst}; {} operations, {} regions, {} blocks, {} values; {} lazily loaded bodies materialized\n",
-                    inp.name,
-                    summary.ops,
-                    summary.regions,
-                    summary.blocks,
-                    summary.values,
-                    loaded.bodies_materialized
-                );
-                output::write_output(None, text.as_bytes())?;
-            }
-        }
-        Command::Info { input, json } => {
-            let inp = input::read_input(&input, progress)?;
-            if !inp.is_bytecode() {
-                return Err(format!(
-                    "{}: error: not an MLIR bytecode file (no 'ML\\xEFR' magic); 'info' describes bytecode, 'rmlir-bc encode' writes it",
-                    inp.name
-                ));
-            }
-            let i = info::collect(&inp)?;
-            let text = if json {
-                serde_json::to_string_pretty(&i).expect("serializable") + "\n"
-            } else {
-                info::render_text(&i)
-            };
-            progress.finish();
-            output::write_output(None, text.as_bytes())?;
-        }
+        } => convert::run(&input, &output, emit_version, producer, compress, progress)?,
+        Command::Verify { input, quiet } => return verify::run(&input, quiet, progress),
+        Command::Info { input, json } => info::run(&input, json, progress)?,
     }
     Ok(ExitCode::SUCCESS)
 }

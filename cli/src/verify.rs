@@ -3,8 +3,11 @@
 //! knowledge (SPEC.md §8.3). Exit status 0 when valid, 1 when not.
 
 use crate::progress::Progress;
+use crate::{input, load, output};
 use rmlir_format::op_registry::OpRegistry;
 use rmlir_format::{AttrData, AttrId, BlockId, Module, OpId, RegionId, ValueDef};
+use std::path::Path;
+use std::process::ExitCode;
 
 /// Diagnostics beyond this many are counted, not printed.
 pub const MAX_SHOWN: usize = 20;
@@ -400,4 +403,55 @@ pub fn render(m: &Module, input_name: &str, d: &Diagnostic) -> String {
         }
         None => format!("{input_name}: error: {}", d.message),
     }
+}
+
+/// Prints the diagnostics (standard error) or a summary line (standard
+/// output, unless `quiet`); exit status 1 when invalid.
+pub fn run(input: &Path, quiet: bool, progress: &mut Progress) -> Result<ExitCode, String> {
+    let inp = input::read_input(input, progress)?;
+    let loaded = load::load(&inp, progress)?;
+    let registry = OpRegistry::default_ref();
+    let (summary, diags) = verify(&loaded.module, registry, progress);
+    progress.finish();
+    if !diags.is_empty() {
+        for d in diags.iter().take(MAX_SHOWN) {
+            eprintln!("{}", render(&loaded.module, &inp.name, d));
+        }
+        if diags.len() > MAX_SHOWN {
+            eprintln!(
+                "{}: note: {} more errors not shown",
+                inp.name,
+                diags.len() - MAX_SHOWN
+            );
+        }
+        eprintln!(
+            "{}: invalid: {} error{}",
+            inp.name,
+            diags.len(),
+            if diags.len() == 1 { "" } else { "s" }
+        );
+        return Ok(ExitCode::from(1));
+    }
+    if !quiet {
+        let form = match &loaded.header {
+            Some(h) => format!("bytecode v{} (producer \"{}\")", h.version, h.producer),
+            None => "generic text".to_string(),
+        };
+        let zst = if inp.compressed_bytes.is_some() {
+            ", zstd-compressed"
+        } else {
+            ""
+        };
+        let text = format!(
+            "{}: valid: {form}{zst}; {} operations, {} regions, {} blocks, {} values; {} lazily loaded bodies materialized\n",
+            inp.name,
+            summary.ops,
+            summary.regions,
+            summary.blocks,
+            summary.values,
+            loaded.bodies_materialized
+        );
+        output::write_output(None, text.as_bytes())?;
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -537,9 +537,22 @@ fn verify_accepts_corpus_files_and_reports_structural_errors() {
     let v6 = std::fs::read(rc.join("v6.mlirbc")).unwrap();
     let cuts = [5, 12, 40, v6.len() / 3, v6.len() / 2, v6.len() - 1];
     for cut in cuts {
-        let out = run_stdin(&["verify", "-"], &v6[..cut]);
-        assert_eq!(out.status.code(), Some(1), "cut at {cut}: {}", stderr(&out));
-        assert!(stderr(&out).starts_with("<stdin>: "), "{}", stderr(&out));
+        for args in [
+            &["verify", "-"][..],
+            &["info", "-"],
+            &["decode", "-"],
+            &["convert", "-", "-o", "-", "--emit-version", "6"],
+        ] {
+            let out = run_stdin(args, &v6[..cut]);
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{args:?} cut at {cut}: {}",
+                stderr(&out)
+            );
+            assert!(stderr(&out).starts_with("<stdin>: "), "{}", stderr(&out));
+            assert!(out.stdout.is_empty(), "{args:?} printed output");
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
