@@ -1,8 +1,14 @@
 //! A progress line on standard error for long runs, drawn only when
 //! standard error is a terminal (and not before a run has taken
 //! [`DELAY`]), so pipes, logs and scripts see nothing.
+//!
+//! Counted work (`items`, `bytes`) draws a bar from the working thread;
+//! a phase without a measurable amount (parsing text, writing bytecode)
+//! is shown with its elapsed time by a small ticker thread, since the
+//! work itself is one call that cannot report.
 
 use std::io::{IsTerminal, Write};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Runs shorter than this never show a bar.
@@ -11,11 +17,20 @@ const DELAY: Duration = Duration::from_millis(400);
 const PERIOD: Duration = Duration::from_millis(100);
 const WIDTH: usize = 30;
 
+#[derive(Default)]
+struct Shared {
+    /// The current unmeasured phase and when it started.
+    phase: Option<(String, Instant)>,
+    drawn: bool,
+    done: bool,
+}
+
 pub struct Progress {
     enabled: bool,
     start: Instant,
     last: Option<Instant>,
-    drawn: bool,
+    shared: Arc<Mutex<Shared>>,
+    ticker: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Progress {
@@ -29,7 +44,8 @@ impl Progress {
             enabled,
             start: Instant::now(),
             last: None,
-            drawn: false,
+            shared: Arc::default(),
+            ticker: None,
         }
     }
 
@@ -51,6 +67,7 @@ impl Progress {
 
     /// `done` of `total()` items; `total` is only evaluated when drawing.
     pub fn items(&mut self, what: &str, done: usize, total: impl FnOnce() -> usize) {
+        self.end_phase();
         if self.due() {
             let total = total().max(done);
             self.draw(&render(what, done as u64, total as u64, ""));
@@ -59,39 +76,95 @@ impl Progress {
 
     /// `done` of `total` bytes.
     pub fn bytes(&mut self, what: &str, done: u64, total: u64) {
+        self.end_phase();
         if self.due() {
             self.draw(&render(what, done, total.max(done), " MiB"));
         }
     }
 
-    /// A phase without a measurable amount (e.g. writing bytecode).
+    /// A phase without a measurable amount (e.g. writing bytecode): shown
+    /// with its elapsed time until the next update or `finish`.
     pub fn phase(&mut self, what: &str) {
-        if self.enabled && Instant::now().duration_since(self.start) >= DELAY {
-            self.draw(&format!("{what}…"));
+        if !self.enabled {
+            return;
+        }
+        lock(&self.shared).phase = Some((what.to_string(), Instant::now()));
+        if self.ticker.is_none() {
+            let shared = Arc::clone(&self.shared);
+            let start = self.start;
+            self.ticker = Some(std::thread::spawn(move || tick(shared, start)));
+        }
+    }
+
+    fn end_phase(&mut self) {
+        if self.ticker.is_some() {
+            lock(&self.shared).phase = None;
         }
     }
 
     fn draw(&mut self, line: &str) {
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r\x1b[2K{line}");
-        let _ = err.flush();
-        self.drawn = true;
+        draw_line(&mut lock(&self.shared), line);
     }
 
-    /// Erases the bar (also done on drop), so diagnostics start on a clean line.
+    /// Erases the bar (also done on drop), so output and diagnostics start
+    /// on a clean line.
     pub fn finish(&mut self) {
-        if self.drawn {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[2K");
-            let _ = err.flush();
-            self.drawn = false;
+        {
+            let mut s = lock(&self.shared);
+            s.phase = None;
+            s.done = true;
+            erase(&mut s);
         }
+        if let Some(t) = self.ticker.take() {
+            let _ = t.join();
+        }
+        lock(&self.shared).done = false;
     }
 }
 
 impl Drop for Progress {
     fn drop(&mut self) {
         self.finish();
+    }
+}
+
+fn lock(m: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn draw_line(s: &mut Shared, line: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = write!(err, "\r\x1b[2K{line}");
+    let _ = err.flush();
+    s.drawn = true;
+}
+
+fn erase(s: &mut Shared) {
+    if s.drawn {
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r\x1b[2K");
+        let _ = err.flush();
+        s.drawn = false;
+    }
+}
+
+/// The ticker thread: redraws the current phase until `finish`.
+fn tick(shared: Arc<Mutex<Shared>>, start: Instant) {
+    loop {
+        std::thread::sleep(PERIOD);
+        let mut s = lock(&shared);
+        if s.done {
+            return;
+        }
+        if start.elapsed() < DELAY {
+            continue;
+        }
+        if let Some((what, since)) = s.phase.clone() {
+            draw_line(
+                &mut s,
+                &format!("{what}… {:.1}s", since.elapsed().as_secs_f64()),
+            );
+        }
     }
 }
 
@@ -137,11 +210,12 @@ mod tests {
     }
 
     #[test]
-    fn disabled_bar_draws_nothing() {
+    fn disabled_bar_draws_nothing_and_starts_no_thread() {
         let mut p = Progress::new(false);
         p.start -= DELAY * 2;
         p.items("x", 1, || 2);
         p.phase("y");
-        assert!(!p.drawn);
+        assert!(p.ticker.is_none());
+        assert!(!lock(&p.shared).drawn);
     }
 }

@@ -624,6 +624,18 @@ fn failed_runs_never_clobber_outputs_or_leave_temp_files() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
+    // A parent that is a file (ENOTDIR; fails even for root, unlike a
+    // read-only directory).
+    let under_file = target.join("out.mlirbc");
+    let out = run(&[
+        "encode",
+        v6.to_str().unwrap(),
+        "-o",
+        under_file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&target).unwrap(), b"keep me");
     let sub = dir.join("a-directory");
     std::fs::create_dir_all(&sub).unwrap();
     let out = run(&["encode", v6.to_str().unwrap(), "-o", sub.to_str().unwrap()]);
