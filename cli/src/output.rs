@@ -8,10 +8,12 @@ use std::path::Path;
 pub fn write_output(output: Option<&Path>, data: &[u8]) -> Result<(), String> {
     let Some(path) = output.filter(|p| *p != Path::new("-")) else {
         let mut out = std::io::stdout().lock();
-        return out
-            .write_all(data)
-            .and_then(|_| out.flush())
-            .map_err(|e| format!("error: cannot write standard output: {e}"));
+        return match out.write_all(data).and_then(|_| out.flush()) {
+            // The reader went away (`rmlir-bc decode big.mlirbc | head`):
+            // what it wanted it got, as with SIGPIPE in C tools.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            r => r.map_err(|e| format!("error: cannot write standard output: {e}")),
+        };
     };
     let dir = path
         .parent()
