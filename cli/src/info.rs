@@ -27,6 +27,9 @@ pub struct Info {
     pub top_level: Vec<SymbolJson>,
     /// Region bodies decoded to produce this report (the module body only).
     pub region_bodies_decoded: usize,
+    /// Bodies below the top op (functions, …) decoded: always 0, `info`
+    /// never decodes a function body.
+    pub nested_bodies_decoded: usize,
     /// Isolated bodies (functions, …) left undecoded.
     pub region_bodies_pending: usize,
 }
@@ -91,6 +94,7 @@ pub fn collect(input: &Input) -> Result<Info, String> {
         .module()
         .top
         .ok_or_else(|| format!("{}: no top-level operation", input.name))?;
+    let top_was_lazy = r.is_pending(top);
     r.materialize(top)
         .map_err(|e| format!("{}: {e}", input.name))?;
     let m = r.module();
@@ -158,6 +162,7 @@ pub fn collect(input: &Input) -> Result<Info, String> {
         resources,
         top_level,
         region_bodies_decoded: r.stats().lazy_bodies_decoded,
+        nested_bodies_decoded: r.stats().lazy_bodies_decoded - usize::from(top_was_lazy),
         region_bodies_pending: r.pending().count(),
     })
 }

@@ -162,6 +162,7 @@ fn info_reports_tables_and_symbols_without_decoding_bodies() {
         v["region_bodies_decoded"], 1,
         "only the module body is decoded"
     );
+    assert_eq!(v["nested_bodies_decoded"], 0);
     let syms: Vec<&str> = v["top_level"]
         .as_array()
         .unwrap()
@@ -401,6 +402,8 @@ fn zstd_frames_are_written_and_read_by_every_command() {
         "{}",
         String::from_utf8_lossy(&out)
     );
+    let via_stdin = ok(&run_stdin(&["info", "-"], &packed)).stdout.clone();
+    assert!(String::from_utf8_lossy(&via_stdin).contains("zstd-compressed"));
     let info = ok(&run(&["info", "--json", zst.to_str().unwrap()]))
         .stdout
         .clone();
@@ -685,6 +688,10 @@ fn info_on_a_100_mb_file_decodes_no_function_body() {
     assert_eq!(
         v["region_bodies_decoded"], 1,
         "only the module body is decoded, no function body"
+    );
+    assert_eq!(
+        v["nested_bodies_decoded"], 0,
+        "the counter of function bodies decoded stays 0"
     );
     assert!(
         v["region_bodies_pending"].as_u64().unwrap() > 1000,
