@@ -20,9 +20,18 @@ pub fn write(
     progress: &mut Progress,
 ) -> Result<Vec<u8>, String> {
     progress.phase("writing bytecode");
-    let opts = rmlir_writer::WriteOptions { version, producer };
-    let bytes = rmlir_writer::write_bytecode(&loaded.module, &opts)
-        .map_err(|e| format!("{}: {e}", inp.name))?;
+    let opts = rmlir_writer::WriteOptions {
+        version,
+        producer,
+        dialect_versions: Vec::new(),
+    };
+    let bytes = rmlir_writer::write_bytecode_with(
+        &loaded.module,
+        &opts,
+        rmlir_format::op_registry::OpRegistry::default_ref(),
+        crate::dialects::registry(),
+    )
+    .map_err(|e| format!("{}: {e}", inp.name))?;
     match compression {
         Compression::None => Ok(bytes),
         Compression::Zstd => compress::compress(&bytes, progress),

@@ -33,7 +33,13 @@ pub fn load(inp: &Input, progress: &mut Progress) -> Result<Loaded, String> {
         });
     }
     let at = |e: rmlir_reader::Error| format!("{}: {e}", inp.name);
-    let mut r = BytecodeReader::open_shared(&inp.bytes).map_err(at)?;
+    let mut r = BytecodeReader::open_with_dialects(
+        (*inp.bytes).as_ref(),
+        rmlir_format::op_registry::OpRegistry::default_ref(),
+        crate::dialects::registry(),
+        Some(&inp.bytes),
+    )
+    .map_err(at)?;
     let header = BytecodeHeader {
         version: r.version(),
         producer: String::from_utf8_lossy(r.producer()).into_owned(),

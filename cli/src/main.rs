@@ -6,12 +6,14 @@
 mod compress;
 mod convert;
 mod decode;
+mod dialects;
 mod encode;
 mod info;
 mod input;
 mod load;
 mod output;
 mod progress;
+mod upgrade;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -108,6 +110,24 @@ Examples:
         #[arg(long, value_enum, default_value_t = Compression::None)]
         compress: Compression,
     },
+    /// Upgrade a bytecode file written with older dialect versions: each
+    /// versioned dialect's hook upgrades the IR on read, and the output is
+    /// written with every dialect's current version. A file newer than a
+    /// dialect knows is an error.
+    #[command(after_help = "\
+Examples:
+  rmlir-bc upgrade old.mlirbc -o new.mlirbc
+  rmlir-bc upgrade old.mlirbc -o new.mlirbc --emit-version 5")]
+    Upgrade {
+        /// Input bytecode file, or `-` for standard input.
+        input: PathBuf,
+        /// Output file (written atomically), or `-` for standard output.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Bytecode version to write (0–6).
+        #[arg(long, default_value_t = 6)]
+        emit_version: u64,
+    },
     /// Read a module completely (materializing every lazily loaded region)
     /// and check its structure: operands name defined values visible at
     /// the use, successors name non-entry blocks of the same region, parent
@@ -182,6 +202,11 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
             producer,
             compress,
         } => convert::run(&input, &output, emit_version, producer, compress, progress)?,
+        Command::Upgrade {
+            input,
+            output,
+            emit_version,
+        } => upgrade::run(&input, &output, emit_version, progress)?,
         Command::Verify { input, quiet } => return verify::run(&input, quiet, progress),
         Command::Info { input, json } => info::run(&input, json, progress)?,
     }

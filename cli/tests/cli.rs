@@ -183,7 +183,7 @@ fn info_reports_tables_and_symbols_without_decoding_bodies() {
 
 #[test]
 fn help_lists_examples_for_every_subcommand() {
-    for sub in ["decode", "encode", "convert", "verify", "info"] {
+    for sub in ["decode", "encode", "convert", "upgrade", "verify", "info"] {
         let out = run(&[sub, "--help"]);
         assert!(out.status.success(), "{sub} --help");
         let help = String::from_utf8_lossy(&out.stdout);
@@ -194,7 +194,7 @@ fn help_lists_examples_for_every_subcommand() {
     }
     let out = run(&["--help"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("Exit status: 0 success"));
-    assert!(!String::from_utf8_lossy(&run(&["--help"]).stdout).contains("upgrade"));
+    assert!(String::from_utf8_lossy(&run(&["--help"]).stdout).contains("upgrade"));
     // Usage errors exit with 2: a missing required argument, a bad value.
     assert_eq!(run(&["convert", "x.mlirbc"]).status.code(), Some(2));
     assert_eq!(
@@ -716,4 +716,90 @@ fn info_on_a_100_mb_file_decodes_no_function_body() {
         v["region_bodies_pending"]
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[path = "../../examples/versioned_dialect.rs"]
+mod versioned_dialect;
+
+/// `upgrade`: a file of the example dialect `vdemo` at version 1.0 (made
+/// here with the library, which can write older dialect versions) becomes
+/// the 2.0 file `encode` makes from the 2.0 text; upstream's versioning
+/// files upgrade like mlir-opt's; text input and newer files are refused.
+#[test]
+fn upgrade_migrates_old_dialect_versions() {
+    use rmlir_format::dialect_hooks::DialectRegistry;
+    let dir = tmpdir("upgrade");
+    let v1_text = "\"builtin.module\"() ({\n  %0 = \"vdemo.grid\"() {dimensions = 3 : i64} : () -> !vdemo.vec<4 x f32>\n}) : () -> ()\n";
+    // Parsed under the name `encode` will see for the 2.0 text, so that
+    // the locations agree.
+    let v2_text = dir.join("v2.mlir");
+    let m = rmlir_reader::parse_module(v1_text.as_bytes(), v2_text.to_str().unwrap()).unwrap();
+    let mut hooks = DialectRegistry::default_ref().clone();
+    hooks.register(std::sync::Arc::new(versioned_dialect::VDemo));
+    let opts = rmlir_writer::WriteOptions {
+        dialect_versions: vec![("vdemo".into(), "1.0".into())],
+        ..Default::default()
+    };
+    let v1 = rmlir_writer::write_bytecode_with(
+        &m,
+        &opts,
+        rmlir_format::op_registry::OpRegistry::default_ref(),
+        &hooks,
+    )
+    .unwrap();
+    let old = dir.join("old.mlirbc");
+    std::fs::write(&old, &v1).unwrap();
+    let new = dir.join("new.mlirbc");
+    let out = run(&[
+        "upgrade",
+        old.to_str().unwrap(),
+        "-o",
+        new.to_str().unwrap(),
+    ]);
+    ok(&out);
+    assert!(stderr(&out).contains("dialect 'vdemo' upgraded to version 2.0"));
+    std::fs::write(&v2_text, v1_text.replace("dimensions", "dims")).unwrap();
+    let direct = dir.join("direct.mlirbc");
+    ok(&run(&[
+        "encode",
+        v2_text.to_str().unwrap(),
+        "-o",
+        direct.to_str().unwrap(),
+    ]));
+    assert!(std::fs::read(&new).unwrap() == std::fs::read(&direct).unwrap());
+    let printed = ok(&run(&["decode", new.to_str().unwrap()])).stdout.clone();
+    assert!(String::from_utf8_lossy(&printed).contains("{dims = 3 : i64}"));
+
+    // An upstream test-dialect file from version 1.12.
+    let f = corpus().join("upstream-bytecode/versioning/versioned-op-with-prop-1.12.mlirbc");
+    let up = dir.join("up.mlirbc");
+    ok(&run(&[
+        "upgrade",
+        f.to_str().unwrap(),
+        "-o",
+        up.to_str().unwrap(),
+    ]));
+    let printed = ok(&run(&["decode", up.to_str().unwrap()])).stdout.clone();
+    assert!(String::from_utf8_lossy(&printed)
+        .contains("\"test.versionedA\"() <{dims = 123 : i64, modifier = false}>"));
+
+    // A newer file than the test dialect knows, and text input.
+    let f = corpus().join("upstream-bytecode/versioning/versioned-op-2.2.mlirbc");
+    let out = run(&[
+        "upgrade",
+        f.to_str().unwrap(),
+        "-o",
+        dir.join("x").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("current test dialect version is 2.0, can't parse version: 2.2"));
+    assert!(!dir.join("x").exists());
+    let out = run(&[
+        "upgrade",
+        v2_text.to_str().unwrap(),
+        "-o",
+        dir.join("y").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("not a bytecode file"));
 }

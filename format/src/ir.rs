@@ -177,6 +177,10 @@ pub struct Module {
     /// by the bytecode writer (v3+); an entry that no longer matches the
     /// value's uses (after the IR was edited) is ignored.
     pub use_list_orders: HashMap<ValueId, Vec<u32>>,
+    /// Dialect version payloads of the file this module was read from, as
+    /// bytes (SPEC.md §9): written back unchanged for dialects without a
+    /// hook; a hooked dialect writes its own version instead.
+    pub dialect_versions: Vec<(Bytes, Vec<u8>)>,
 }
 
 impl Module {

@@ -7,6 +7,7 @@ pub mod bytecode;
 pub mod context;
 pub mod dense;
 pub mod dialect_encodings;
+pub mod dialect_hooks;
 pub mod dialects;
 pub mod escape;
 pub mod float;

@@ -3,5 +3,5 @@
 pub mod bytecode;
 pub mod text;
 
-pub use bytecode::{write_bytecode, WriteOptions};
+pub use bytecode::{write_bytecode, write_bytecode_with, WriteError, WriteOptions};
 pub use text::{print_module, PrintOptions};

@@ -172,6 +172,7 @@ impl<'a> BytecodeReader<'a> {
         }
         let a = match self.dialect_name(&entry) {
             b"builtin" => self.read_builtin_attr(&mut r)?,
+            other if self.hook(other).is_some() => self.hook_attr(other, &mut r, entry.offset)?,
             other => match super::dialect_encodings::read_dialect_attr(self, other, &mut r)? {
                 Some(a) => a,
                 None => {
@@ -200,6 +201,7 @@ impl<'a> BytecodeReader<'a> {
         }
         let t = match self.dialect_name(&entry) {
             b"builtin" => self.read_builtin_type(&mut r)?,
+            other if self.hook(other).is_some() => self.hook_type(other, &mut r, entry.offset)?,
             other => match super::dialect_encodings::read_dialect_type(self, other, &mut r)? {
                 Some(t) => t,
                 None => {
@@ -214,6 +216,51 @@ impl<'a> BytecodeReader<'a> {
             return r.err("unexpected trailing bytes after Type entry");
         }
         Ok(t)
+    }
+}
+
+impl<'a> BytecodeReader<'a> {
+    /// A custom attribute entry read by its dialect's hook (SPEC.md §9).
+    fn hook_attr(&mut self, dialect: &[u8], r: &mut Reader<'a>, at: usize) -> Result<AttrId> {
+        let hook = self.hook(dialect).expect("checked by the caller");
+        let mut hr = super::dialect_hooks::HookReader {
+            br: self,
+            r,
+            error: None,
+        };
+        match hook.read_attribute(&mut hr) {
+            Ok(Some(a)) => Ok(a),
+            Ok(None) => Err(hr.r.error_at(
+                at,
+                ErrorKind::Semantic,
+                format!(
+                    "dialect '{}' does not recognise this custom attribute encoding",
+                    String::from_utf8_lossy(dialect)
+                ),
+            )),
+            Err(e) => Err(hr.into_error(e, at)),
+        }
+    }
+
+    fn hook_type(&mut self, dialect: &[u8], r: &mut Reader<'a>, at: usize) -> Result<TypeId> {
+        let hook = self.hook(dialect).expect("checked by the caller");
+        let mut hr = super::dialect_hooks::HookReader {
+            br: self,
+            r,
+            error: None,
+        };
+        match hook.read_type(&mut hr) {
+            Ok(Some(t)) => Ok(t),
+            Ok(None) => Err(hr.r.error_at(
+                at,
+                ErrorKind::Semantic,
+                format!(
+                    "dialect '{}' does not recognise this custom type encoding",
+                    String::from_utf8_lossy(dialect)
+                ),
+            )),
+            Err(e) => Err(hr.into_error(e, at)),
+        }
     }
 }
 

@@ -13,6 +13,8 @@ pub struct DialectEntry<'a> {
     pub name: &'a [u8],
     /// The dialect's version payload, kept as bytes (SPEC.md §6.5).
     pub version: Option<&'a [u8]>,
+    /// Where the payload starts in the file.
+    pub version_offset: usize,
 }
 
 pub struct OpNameEntry {
@@ -55,15 +57,21 @@ pub fn read_dialects<'a>(
         };
         let name = string_at(&r, strings, idx, at)?;
         let mut dv = None;
+        let mut version_offset = 0;
         if has_version {
             let at = r.offset();
             let s = read_section(&mut r)?;
             if s.id != SectionId::DialectVersions {
                 return r.err_at(at, "expected dialect version section");
             }
+            version_offset = s.offset;
             dv = Some(s.data);
         }
-        dialects.push(DialectEntry { name, version: dv });
+        dialects.push(DialectEntry {
+            name,
+            version: dv,
+            version_offset,
+        });
     }
     if version >= VERSION_ELIDE_UNKNOWN_BLOCK_ARG_LOC {
         // A capacity hint only; upstream does not check it either.

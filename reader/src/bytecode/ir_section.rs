@@ -369,7 +369,38 @@ impl<'a> BytecodeReader<'a> {
             attributes = Some(a);
         }
         let mut properties = None;
-        if mask & op_mask::HAS_PROPERTIES != 0 {
+        let props_hook = match registered {
+            Some(true) if self.registry.get(&name).is_none() => {
+                self.hooks.properties_hook(&name).cloned()
+            }
+            _ => None,
+        };
+        if let (Some(hook), true) = (&props_hook, mask & op_mask::HAS_PROPERTIES != 0) {
+            let at = r.offset();
+            let idx = r.read_varint()?;
+            let Some(&payload) = self.properties.get(idx as usize) else {
+                return r.err_at(
+                    at,
+                    format!(
+                        "Properties idx out-of-bound for {}",
+                        String::from_utf8_lossy(&name)
+                    ),
+                );
+            };
+            let mut p = Reader::new(payload, at, "Properties");
+            let mut hr = super::dialect_hooks::HookReader {
+                br: self,
+                r: &mut p,
+                error: None,
+            };
+            properties = match hook.read_properties(&name, &mut hr) {
+                Ok(a) => a,
+                Err(e) => return Err(hr.into_error(e, at)),
+            };
+            if !p.is_empty() {
+                return r.err_at(at, "unexpected trailing bytes after the properties");
+            }
+        } else if mask & op_mask::HAS_PROPERTIES != 0 {
             let at = r.offset();
             let idx = r.read_varint()?;
             let info = match registered {
@@ -400,6 +431,31 @@ impl<'a> BytecodeReader<'a> {
         }
         // Before v5, inherent attributes sit in the attribute dictionary;
         // a registered op's are moved into its properties, as MLIR does.
+        if self.version < rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES
+            && self.registry.get(&name).is_none()
+        {
+            let dialect = name.split(|&c| c == b'.').next().unwrap_or(&[]);
+            if let Some(inherent) = self
+                .hook(dialect)
+                .and_then(|h| h.inherent_attributes(&name))
+            {
+                let info = rmlir_format::op_registry::OpInfo {
+                    inherent_attrs: inherent,
+                    has_properties: true,
+                    ..Default::default()
+                };
+                let dict = match attributes {
+                    Some(d) => d,
+                    None => self
+                        .module
+                        .ctx
+                        .intern_attr(AttrData::Dictionary(Vec::new())),
+                };
+                let (props, rest) = self.split_inherent(dict, &info);
+                properties = props;
+                attributes = Some(rest);
+            }
+        }
         if self.version < rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES {
             if let Some(info) = self.registry.get(&name) {
                 if info.has_properties {

@@ -9,6 +9,7 @@ mod binary_reader;
 mod builtin_attrs;
 mod builtin_types;
 mod dialect_encodings;
+mod dialect_hooks;
 mod dialect_section;
 mod ir_section;
 mod properties;
@@ -20,9 +21,12 @@ use crate::error::Result;
 use attr_type_section::AttrTypeTable;
 use dialect_section::Dialects;
 use rmlir_format::bytecode::SectionId;
+use rmlir_format::dialect_hooks::{DialectRegistry, DialectVersion};
 use rmlir_format::op_registry::OpRegistry;
 use rmlir_format::*;
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 pub use ir_section::LazyRegions;
 pub use rmlir_format::bytecode::SectionId as BytecodeSectionId;
@@ -60,6 +64,9 @@ pub struct BytecodeReader<'a> {
     resource_keys: Vec<Vec<u8>>,
     properties: Vec<&'a [u8]>,
     registry: &'a OpRegistry,
+    hooks: &'a DialectRegistry,
+    /// Dialect versions parsed by their hooks, by dialect index.
+    versions: RefCell<HashMap<usize, Option<Arc<dyn DialectVersion>>>>,
     module: Module,
     lazy: BTreeMap<OpId, LazyRegions<'a>>,
     stats: ReadStats,
@@ -74,16 +81,33 @@ impl<'a> BytecodeReader<'a> {
     /// Opens a shared buffer (e.g. a memory map): resource blobs of the
     /// module borrow from it instead of being copied.
     pub fn open_shared(owner: &'a SharedBytes) -> Result<Self> {
-        Self::open_impl((**owner).as_ref(), OpRegistry::default_ref(), Some(owner))
+        Self::open_impl(
+            (**owner).as_ref(),
+            OpRegistry::default_ref(),
+            DialectRegistry::default_ref(),
+            Some(owner),
+        )
     }
 
     pub fn open_with(data: &'a [u8], registry: &'a OpRegistry) -> Result<Self> {
-        Self::open_impl(data, registry, None)
+        Self::open_impl(data, registry, DialectRegistry::default_ref(), None)
+    }
+
+    /// Opens `data` with the given op layouts and dialect hooks (SPEC.md
+    /// §9); `owner`, when given, is the shared buffer `data` lies in.
+    pub fn open_with_dialects(
+        data: &'a [u8],
+        registry: &'a OpRegistry,
+        hooks: &'a DialectRegistry,
+        owner: Option<&'a SharedBytes>,
+    ) -> Result<Self> {
+        Self::open_impl(data, registry, hooks, owner)
     }
 
     fn open_impl(
         data: &'a [u8],
         registry: &'a OpRegistry,
+        hooks: &'a DialectRegistry,
         owner: Option<&SharedBytes>,
     ) -> Result<Self> {
         let header = sections::read_header(data)?;
@@ -139,11 +163,22 @@ impl<'a> BytecodeReader<'a> {
             resource_keys,
             properties,
             registry,
+            hooks,
+            versions: RefCell::new(HashMap::new()),
             module,
             lazy: BTreeMap::new(),
             stats: ReadStats::default(),
         };
+        r.module.dialect_versions = r
+            .dialects
+            .dialects
+            .iter()
+            .filter_map(|d| d.version.map(|v| (d.name.into(), v.to_vec())))
+            .collect();
         r.read_top_level(sec(SectionId::Ir).reader())?;
+        if let Some(top) = r.module.top {
+            r.run_upgrades(top)?;
+        }
         Ok(r)
     }
 
@@ -206,6 +241,7 @@ impl<'a> BytecodeReader<'a> {
         if let Some(l) = self.lazy.remove(&op) {
             self.stats.lazy_bodies_decoded += 1;
             self.read_lazy_regions(op, l)?;
+            self.run_upgrades(op)?;
         }
         Ok(())
     }

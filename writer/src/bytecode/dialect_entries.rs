@@ -29,6 +29,7 @@ use rmlir_format::*;
 #[derive(Clone, Debug)]
 pub enum Field {
     U(u64),
+    Byte(u8),
     S(i64),
     Bool(bool),
     Str(Vec<u8>),
@@ -48,19 +49,23 @@ pub enum Field {
 /// A custom entry: its kind code and fields in write order.
 #[derive(Clone, Debug)]
 pub struct Custom {
-    pub code: u64,
+    /// The kind code; `None` for an entry a dialect hook wrote whole.
+    pub code: Option<u64>,
     pub fields: Vec<Field>,
 }
 
 /// Writes a custom entry (the numbering pass visits its references in
 /// field order, as MLIR's numbering writer does).
 pub fn write<S: Sink>(s: &mut S, c: &Custom) {
-    s.varint(c.code);
+    if let Some(code) = c.code {
+        s.varint(code);
+    }
     for f in &c.fields {
         match f {
             Field::U(v) => s.varint(*v),
             Field::S(v) => s.signed_varint(*v),
             Field::Bool(b) => s.byte(u8::from(*b)),
+            Field::Byte(b) => s.byte(*b),
             Field::Str(b) => s.string(b),
             Field::Attr(a) => s.attr(AttrRef::Id(*a)),
             Field::OptAttr(a) => s.opt_attr(a.map(AttrRef::Id)),
@@ -533,7 +538,7 @@ fn llvm_attr(
         fields.push(field(space, step.read, v)?);
     }
     Some(Custom {
-        code: kind.code,
+        code: Some(kind.code),
         fields,
     })
 }
@@ -908,7 +913,7 @@ mod quant {
             .map(|s| step(s, &v))
             .collect::<Option<Vec<_>>>()?;
         Some(Custom {
-            code: kind.code,
+            code: Some(kind.code),
             fields,
         })
     }

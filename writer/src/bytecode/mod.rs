@@ -12,6 +12,7 @@
 //! what would be lost.
 
 mod dialect_entries;
+mod dialect_hooks;
 mod encoder;
 mod entries;
 mod interner;
@@ -24,6 +25,7 @@ mod use_list_orders;
 use encoder::{header, Encoder};
 use numbering::Numbering;
 use rmlir_format::bytecode::{SectionId, VERSION_CURRENT, VERSION_NATIVE_PROPERTIES};
+use rmlir_format::dialect_hooks::DialectRegistry;
 use rmlir_format::op_registry::OpRegistry;
 use rmlir_format::*;
 use sections::{IrWriter, PropertiesTable, Strings};
@@ -37,6 +39,10 @@ pub struct WriteOptions {
     pub version: u64,
     /// The producer string stored in the header.
     pub producer: String,
+    /// Versions to write for hooked dialects, as `(dialect, version)`
+    /// (e.g. `("test", "1.12")`), parsed by each dialect's hook; the others
+    /// write their current version (SPEC.md §9).
+    pub dialect_versions: Vec<(String, String)>,
 }
 
 impl Default for WriteOptions {
@@ -44,6 +50,7 @@ impl Default for WriteOptions {
         WriteOptions {
             version: VERSION_CURRENT,
             producer: "MLIR22.1.8".to_string(),
+            dialect_versions: Vec::new(),
         }
     }
 }
@@ -161,8 +168,24 @@ fn check_resources(m: &Module) -> Result<(), WriteError> {
     Ok(())
 }
 
-/// Writes `m` as MLIR bytecode.
+/// Writes `m` as MLIR bytecode, with mlir-opt 22's op layouts and the
+/// default dialect hooks.
 pub fn write_bytecode(m: &Module, opts: &WriteOptions) -> Result<Vec<u8>, WriteError> {
+    write_bytecode_with(
+        m,
+        opts,
+        OpRegistry::default_ref(),
+        DialectRegistry::default_ref(),
+    )
+}
+
+/// Writes `m` as MLIR bytecode with the given op layouts and dialect hooks.
+pub fn write_bytecode_with(
+    m: &Module,
+    opts: &WriteOptions,
+    registry: &'static OpRegistry,
+    dialects: &DialectRegistry,
+) -> Result<Vec<u8>, WriteError> {
     let version = opts.version;
     if version > VERSION_CURRENT {
         return Err(WriteError::new(format!(
@@ -173,7 +196,8 @@ pub fn write_bytecode(m: &Module, opts: &WriteOptions) -> Result<Vec<u8>, WriteE
         return Err(WriteError::new("the producer string must not contain NUL"));
     }
     check_resources(m)?;
-    let mut num = Numbering::run(m, version, OpRegistry::default_ref())?;
+    let hooks = dialect_hooks::WriteHooks::new(dialects, &opts.dialect_versions)?;
+    let mut num = Numbering::run(m, version, registry, &hooks)?;
     let mut strings = Strings::default();
     let dialect = sections::dialect_section(&num, &mut strings);
     let (at_offsets, at_data) = sections::attr_type_sections(&mut num, &mut strings);

@@ -5,6 +5,7 @@
 //! count, then dialect groups per VarInt byte band), as MLIR's writer does.
 
 use super::dialect_entries;
+use super::dialect_hooks::WriteHooks;
 use super::entries::{self, Sink};
 use super::interner::{AttrRef, AttrSpace};
 use super::properties::{self, OpProps};
@@ -36,6 +37,7 @@ pub struct Numbering<'m> {
     pub m: &'m Module,
     pub version: u64,
     pub registry: &'static OpRegistry,
+    pub hooks: &'m WriteHooks<'m>,
     pub space: AttrSpace<'m>,
     pub dialects: Vec<Bytes>,
     dialect_ids: HashMap<Bytes, u32>,
@@ -71,6 +73,7 @@ impl<'m> Numbering<'m> {
         m: &'m Module,
         version: u64,
         registry: &'static OpRegistry,
+        hooks: &'m WriteHooks<'m>,
     ) -> Result<Numbering<'m>, WriteError> {
         let Some(top) = m.top else {
             return Err(WriteError::new("the module has no top-level operation"));
@@ -80,6 +83,7 @@ impl<'m> Numbering<'m> {
             m,
             version,
             registry,
+            hooks,
             attr_index: vec![UNSET; space.len()],
             space,
             dialects: Vec::new(),
@@ -182,7 +186,21 @@ impl<'m> Numbering<'m> {
             Ok(None) => {}
             Err(e) => self.fail(e),
         }
-        if self.version >= rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES {
+        let hooked = self.registry.get(m.op_name(op)).is_none()
+            && self.hooks.handles_properties(m.op_name(op));
+        if hooked && self.version >= rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES {
+            match self
+                .hooks
+                .encode_properties(&m.ctx, m.op_name(op), o.properties)
+            {
+                Some(Ok(c)) => dialect_entries::write(self, &c),
+                Some(Err(e)) => self.fail(WriteError::new(format!(
+                    "'{}': {e}",
+                    String::from_utf8_lossy(m.op_name(op))
+                ))),
+                None => {}
+            }
+        } else if self.version >= rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES {
             match properties::classify(self.registry, m, op) {
                 Ok(OpProps::None) => {}
                 Ok(OpProps::Unregistered(a)) => self.number_attr(a),
@@ -230,7 +248,7 @@ impl<'m> Numbering<'m> {
                 String::from_utf8_lossy(&full[..full.len() - 1])
             )));
         }
-        let registered = self.registry.get(full).is_some();
+        let registered = self.registry.get(full).is_some() || self.hooks.handles_properties(full);
         // `dialect.suffix`; a dotless name is its own dialect with an empty suffix.
         let (ns, suffix): (&[u8], &[u8]) = match full.iter().position(|&c| c == b'.') {
             Some(i) => (&full[..i], &full[i + 1..]),
@@ -270,9 +288,16 @@ impl<'m> Numbering<'m> {
             dialect,
             refs: 1,
         });
+        let hooked =
+            self.hooks
+                .encode_attr(&self.m.ctx, entries::attr_dialect(&data).as_bytes(), a);
         if entries::attr_has_encoding(&data) {
             let m = self.m;
             entries::write_attr(self, &m.ctx, &data);
+        } else if let Some(enc) = hooked {
+            let enc = Rc::new(enc);
+            self.custom_attrs.insert(a, enc.clone());
+            dialect_entries::write(self, &enc);
         } else if let Some(enc) = dialect_entries::encode_attr(&mut self.space, &data) {
             let enc = Rc::new(enc);
             self.custom_attrs.insert(a, enc.clone());
@@ -298,8 +323,15 @@ impl<'m> Numbering<'m> {
             dialect,
             refs: 1,
         });
+        let hooked =
+            self.hooks
+                .encode_type(&self.m.ctx, entries::type_dialect(&data).as_bytes(), t);
         if entries::type_has_encoding(&data) {
             entries::write_type(self, &data);
+        } else if let Some(enc) = hooked {
+            let enc = Rc::new(enc);
+            self.custom_types.insert(t, enc.clone());
+            dialect_entries::write(self, &enc);
         } else if let Some(enc) = dialect_entries::encode_type(&mut self.space, &data) {
             let enc = Rc::new(enc);
             self.custom_types.insert(t, enc.clone());

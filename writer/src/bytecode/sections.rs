@@ -140,14 +140,19 @@ fn dialect_runs(dialects: impl Iterator<Item = u32>) -> Vec<(u32, std::ops::Rang
     runs
 }
 
-/// The version payload a dialect of mlir-opt 22 writes, if any. Only the
-/// test dialect writes one (version 2.0: VarInts 2, 0); it does so
-/// whenever it is referenced, even by unregistered `test.*` ops.
-fn dialect_version(name: &[u8]) -> Option<&'static [u8]> {
-    match name {
-        b"test" => Some(&[0x05, 0x01]),
-        _ => None,
+/// The version payload `name` writes: its hook's (SPEC.md §9), else
+/// the payload the module was read with. mlir-opt 22's test dialect writes
+/// its version whenever it is referenced, even by unregistered `test.*`
+/// ops, and so do we.
+fn dialect_version(num: &Numbering<'_>, name: &[u8]) -> Option<Vec<u8>> {
+    if num.hooks.has_hook(name) {
+        return num.hooks.version_payload(&num.m.ctx, name);
     }
+    num.m
+        .dialect_versions
+        .iter()
+        .find(|(d, _)| &d[..] == name)
+        .map(|(_, v)| v.clone())
 }
 
 pub fn dialect_section(num: &Numbering<'_>, strings: &mut Strings) -> Encoder {
@@ -160,11 +165,11 @@ pub fn dialect_section(num: &Numbering<'_>, strings: &mut Strings) -> Encoder {
             e.varint(idx);
             continue;
         }
-        match dialect_version(d) {
+        match dialect_version(num, d) {
             Some(payload) => {
                 e.varint_flag(idx, true);
                 let mut p = Encoder::new();
-                p.raw(payload);
+                p.raw(&payload);
                 e.section(SectionId::DialectVersions, p);
             }
             None => e.varint_flag(idx, false),
@@ -380,6 +385,22 @@ impl IrWriter<'_, '_> {
     fn properties(&mut self, op: OpId) -> Result<Option<u64>, WriteError> {
         let m = self.num.m;
         let mut payload = Encoder::new();
+        if self.num.registry.get(m.op_name(op)).is_none() {
+            if let Some(c) =
+                self.num
+                    .hooks
+                    .encode_properties(&m.ctx, m.op_name(op), m.op(op).properties)
+            {
+                let c = c.map_err(|e| WriteError::at(m, op, e))?;
+                let mut s = EncodeSink {
+                    out: &mut payload,
+                    num: self.num,
+                    strings: self.strings,
+                };
+                dialect_entries::write(&mut s, &c);
+                return Ok(Some(self.props.emit(payload.bytes)));
+            }
+        }
         match properties::classify(self.num.registry, m, op)? {
             OpProps::None => return Ok(None),
             OpProps::Unregistered(a) => payload.varint(self.num.attr_idx(a)),

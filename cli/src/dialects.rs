@@ -1,0 +1,19 @@
+//! The dialect hooks the command line reads and writes with (SPEC.md §9):
+//! the library's defaults (builtin, mlir-opt's test dialect) plus the
+//! example dialect `vdemo` from `examples/versioned_dialect.rs`, so that
+//! `rmlir-bc upgrade` can show a real migration.
+
+#[path = "../../examples/versioned_dialect.rs"]
+mod versioned_dialect;
+
+use rmlir_format::dialect_hooks::DialectRegistry;
+use std::sync::{Arc, OnceLock};
+
+pub fn registry() -> &'static DialectRegistry {
+    static R: OnceLock<DialectRegistry> = OnceLock::new();
+    R.get_or_init(|| {
+        let mut r = DialectRegistry::default_ref().clone();
+        r.register(Arc::new(versioned_dialect::VDemo));
+        r
+    })
+}

@@ -1,0 +1,347 @@
+//! Dialect bytecode hooks (SPEC.md §9): the Rust side of MLIR's
+//! `BytecodeDialectInterface`. A dialect that evolves writes its version
+//! into the dialect section; its custom attribute, type and property
+//! encodings may depend on the version being read (or, when writing for an
+//! older consumer, the version being written); and after a file is read,
+//! `upgrade_from_version` rewrites IR of an old version into the current
+//! shape.
+//!
+//! Readers and writers hand hooks a [`DialectReader`] / [`DialectWriter`]
+//! over the bytecode primitives, so a hook never sees file offsets or
+//! tables. Hooks are registered once in a [`DialectRegistry`] by dialect
+//! name.
+
+use crate::context::{AttrId, Context, TypeId};
+use crate::ir::{Module, OpId};
+use std::any::Any;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+pub mod test_dialect;
+
+/// A dialect version as its hook understands it (e.g. `major.minor`).
+pub trait DialectVersion: Any + Send + Sync + fmt::Display + fmt::Debug {
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// What a hook reports when it cannot go on. Readers wrap it with the
+/// section and byte offset of the entry being read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HookError(pub String);
+
+impl fmt::Display for HookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<String> for HookError {
+    fn from(s: String) -> Self {
+        HookError(s)
+    }
+}
+
+impl From<&str> for HookError {
+    fn from(s: &str) -> Self {
+        HookError(s.to_string())
+    }
+}
+
+pub type HookResult<T> = Result<T, HookError>;
+
+/// The primitives a hook reads with (SPEC.md §6.1).
+pub trait DialectReader {
+    fn read_varint(&mut self) -> HookResult<u64>;
+    fn read_signed_varint(&mut self) -> HookResult<i64>;
+    fn read_byte(&mut self) -> HookResult<u8>;
+    /// A string-table reference.
+    fn read_string(&mut self) -> HookResult<Vec<u8>>;
+    /// An attribute-table reference.
+    fn read_attribute(&mut self) -> HookResult<AttrId>;
+    /// `vflag(index, present)`, absent when the flag is clear.
+    fn read_optional_attribute(&mut self) -> HookResult<Option<AttrId>>;
+    /// A type-table reference.
+    fn read_type(&mut self) -> HookResult<TypeId>;
+    fn ctx(&mut self) -> &mut Context;
+    /// The version the file declares for `dialect`, as that dialect's hook
+    /// parsed it; `None` when the file has none (readers then assume the
+    /// current version, as MLIR's do).
+    fn dialect_version(&self, dialect: &str) -> Option<Arc<dyn DialectVersion>>;
+}
+
+/// The primitives a hook writes with. Attributes and types written here
+/// are numbered and emitted by the writer like any other reference.
+pub trait DialectWriter {
+    fn write_varint(&mut self, v: u64);
+    fn write_signed_varint(&mut self, v: i64);
+    fn write_byte(&mut self, b: u8);
+    fn write_string(&mut self, s: &[u8]);
+    fn write_attribute(&mut self, a: AttrId);
+    fn write_optional_attribute(&mut self, a: Option<AttrId>);
+    fn write_type(&mut self, t: TypeId);
+    fn ctx(&self) -> &Context;
+    /// The version being written for `dialect`: the one the caller asked
+    /// for, else the hook's current version.
+    fn dialect_version(&self, dialect: &str) -> Option<Arc<dyn DialectVersion>>;
+}
+
+/// One dialect's bytecode hooks. Every method has a default meaning "this
+/// dialect has nothing special here", so a hook implements only what its
+/// dialect uses.
+pub trait BytecodeDialect: Send + Sync {
+    /// The dialect namespace (`test`, `stablehlo`, …).
+    fn name(&self) -> &str;
+
+    /// The version this implementation reads and writes by default, or
+    /// `None` for a dialect that writes no version.
+    fn current_version(&self) -> Option<Arc<dyn DialectVersion>> {
+        None
+    }
+
+    /// Parses the version payload of the dialect section.
+    fn read_version(&self, r: &mut dyn DialectReader) -> HookResult<Arc<dyn DialectVersion>> {
+        let _ = r;
+        Err(format!("dialect '{}' does not read versions", self.name()).into())
+    }
+
+    /// Writes `version` as the dialect section's payload.
+    fn write_version(&self, version: &dyn DialectVersion, w: &mut dyn DialectWriter) {
+        let _ = (version, w);
+    }
+
+    /// Parses a version given by a user (`--dialect-version test=1.12`).
+    fn parse_version(&self, text: &str) -> HookResult<Arc<dyn DialectVersion>> {
+        Err(format!(
+            "dialect '{}' has no versions (asked for '{text}')",
+            self.name()
+        )
+        .into())
+    }
+
+    /// Decodes a custom attribute entry; `Ok(None)` when the encoding is
+    /// not one this hook knows.
+    fn read_attribute(&self, r: &mut dyn DialectReader) -> HookResult<Option<AttrId>> {
+        let _ = r;
+        Ok(None)
+    }
+
+    /// Encodes `attr` if this hook has a custom encoding for it; `false`
+    /// leaves it to the textual fallback. Must not write anything when it
+    /// returns `false`.
+    fn write_attribute(&self, attr: AttrId, w: &mut dyn DialectWriter) -> bool {
+        let _ = (attr, w);
+        false
+    }
+
+    fn read_type(&self, r: &mut dyn DialectReader) -> HookResult<Option<TypeId>> {
+        let _ = r;
+        Ok(None)
+    }
+
+    fn write_type(&self, ty: TypeId, w: &mut dyn DialectWriter) -> bool {
+        let _ = (ty, w);
+        false
+    }
+
+    /// The inherent attribute names of `op`, for ops the op registry does
+    /// not know: before bytecode v5 they sit in the attribute dictionary
+    /// and are moved into the properties on read (SPEC.md §6.9).
+    fn inherent_attributes(&self, op: &[u8]) -> Option<Vec<String>> {
+        let _ = op;
+        None
+    }
+
+    /// Whether this hook reads and writes the properties of `op` itself
+    /// (ops with a hand-written `readProperties`); others use the op
+    /// registry's layouts.
+    fn handles_properties(&self, op: &[u8]) -> bool {
+        let _ = op;
+        false
+    }
+
+    /// Decodes the properties payload of `op` into the attribute mlir-opt
+    /// shows in `<{…}>`.
+    fn read_properties(&self, op: &[u8], r: &mut dyn DialectReader) -> HookResult<Option<AttrId>> {
+        let _ = r;
+        Err(format!(
+            "dialect '{}' does not read the properties of '{}'",
+            self.name(),
+            String::from_utf8_lossy(op)
+        )
+        .into())
+    }
+
+    fn write_properties(
+        &self,
+        op: &[u8],
+        props: Option<AttrId>,
+        w: &mut dyn DialectWriter,
+    ) -> HookResult<()> {
+        let _ = (props, w);
+        Err(format!(
+            "dialect '{}' does not write the properties of '{}'",
+            self.name(),
+            String::from_utf8_lossy(op)
+        )
+        .into())
+    }
+
+    /// Rewrites the IR under `top` that was read at `version` into the
+    /// current shape; an error rejects the file. Called once per read
+    /// scope: after the whole file (eager) or after each materialized
+    /// isolated op (lazy), for every dialect whose version the file has.
+    fn upgrade_from_version(
+        &self,
+        m: &mut Module,
+        top: OpId,
+        version: &dyn DialectVersion,
+    ) -> HookResult<()> {
+        let _ = (m, top, version);
+        Ok(())
+    }
+}
+
+/// Hooks by dialect name.
+#[derive(Clone, Default)]
+pub struct DialectRegistry {
+    hooks: HashMap<Vec<u8>, Arc<dyn BytecodeDialect>>,
+}
+
+impl fmt::Debug for DialectRegistry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut names: Vec<_> = self.names().collect();
+        names.sort();
+        f.debug_struct("DialectRegistry")
+            .field("dialects", &names)
+            .finish()
+    }
+}
+
+impl DialectRegistry {
+    /// A registry with no hooks: every version payload is kept as raw
+    /// bytes and round-trips unchanged.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds (or replaces) a dialect's hooks.
+    pub fn register(&mut self, hook: Arc<dyn BytecodeDialect>) {
+        self.hooks.insert(hook.name().as_bytes().to_vec(), hook);
+    }
+
+    pub fn get(&self, dialect: &[u8]) -> Option<&Arc<dyn BytecodeDialect>> {
+        self.hooks.get(dialect)
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = String> + '_ {
+        self.hooks
+            .keys()
+            .map(|k| String::from_utf8_lossy(k).into_owned())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.hooks.is_empty()
+    }
+
+    /// The dialects mlir-opt 22 gives bytecode hooks that we implement:
+    /// builtin and the test dialect. What readers and writers use unless
+    /// given another registry.
+    pub fn default_ref() -> &'static DialectRegistry {
+        static DEFAULT: OnceLock<DialectRegistry> = OnceLock::new();
+        DEFAULT.get_or_init(|| {
+            let mut r = DialectRegistry::new();
+            r.register(Arc::new(BuiltinDialect));
+            r.register(Arc::new(test_dialect::TestDialect));
+            r
+        })
+    }
+
+    /// The hook that reads and writes the properties of `op`, if any.
+    pub fn properties_hook(&self, op: &[u8]) -> Option<&Arc<dyn BytecodeDialect>> {
+        let dialect = op.split(|&c| c == b'.').next()?;
+        self.get(dialect).filter(|h| h.handles_properties(op))
+    }
+}
+
+/// The ops under `top` (itself included), in pre-order.
+pub fn walk_ops(m: &Module, top: OpId) -> Vec<OpId> {
+    let mut out = Vec::new();
+    let mut stack = vec![top];
+    while let Some(op) = stack.pop() {
+        out.push(op);
+        for &r in m.op(op).regions.iter().rev() {
+            for &b in m.region(r).blocks.iter().rev() {
+                stack.extend(m.block(b).ops.iter().rev().copied());
+            }
+        }
+    }
+    out
+}
+
+/// The builtin dialect's entry: registered so that it is found by name
+/// like any other; it has no version, and its attribute and type encodings
+/// are the reader's and writer's native fast paths (SPEC.md §6.6), not
+/// routed through this trait.
+pub struct BuiltinDialect;
+
+impl BytecodeDialect for BuiltinDialect {
+    fn name(&self) -> &str {
+        "builtin"
+    }
+}
+
+/// A `major.minor` version, the shape MLIR's test dialect (and many
+/// others) use: two VarInts in the dialect section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct MajorMinor {
+    pub major: u64,
+    pub minor: u64,
+}
+
+impl fmt::Display for MajorMinor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+impl DialectVersion for MajorMinor {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl MajorMinor {
+    pub fn read(r: &mut dyn DialectReader) -> HookResult<Arc<dyn DialectVersion>> {
+        let major = r.read_varint()?;
+        let minor = r.read_varint()?;
+        Ok(Arc::new(MajorMinor { major, minor }))
+    }
+
+    pub fn write(v: &dyn DialectVersion, w: &mut dyn DialectWriter) {
+        if let Some(v) = v.as_any().downcast_ref::<MajorMinor>() {
+            w.write_varint(v.major);
+            w.write_varint(v.minor);
+        }
+    }
+
+    /// `"1.12"` → 1.12.
+    pub fn parse(text: &str) -> HookResult<Arc<dyn DialectVersion>> {
+        let (a, b) = text
+            .split_once('.')
+            .ok_or_else(|| HookError(format!("expected MAJOR.MINOR, got '{text}'")))?;
+        let n = |s: &str| {
+            s.parse::<u64>()
+                .map_err(|_| HookError(format!("expected MAJOR.MINOR, got '{text}'")))
+        };
+        Ok(Arc::new(MajorMinor {
+            major: n(a)?,
+            minor: n(b)?,
+        }))
+    }
+
+    /// The `MajorMinor` inside a version, if that is what it is.
+    pub fn of(v: &dyn DialectVersion) -> Option<MajorMinor> {
+        v.as_any().downcast_ref::<MajorMinor>().copied()
+    }
+}

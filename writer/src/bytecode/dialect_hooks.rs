@@ -1,0 +1,172 @@
+//! The writer's side of dialect hooks (SPEC.md §9): which version each
+//! hooked dialect writes, and custom attributes, types and properties
+//! recorded through a [`DialectWriter`] into the same field lists the
+//! declarative encodings use, so that numbering and emission treat them
+//! alike.
+
+use super::dialect_entries::{Custom, Field};
+use super::WriteError;
+use rmlir_format::dialect_hooks::{DialectRegistry, DialectVersion, DialectWriter};
+use rmlir_format::{AttrId, Bytes, Context, TypeId};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The hooks of one write and the dialect versions it writes.
+pub struct WriteHooks<'h> {
+    pub registry: &'h DialectRegistry,
+    versions: HashMap<Bytes, Arc<dyn DialectVersion>>,
+}
+
+impl<'h> WriteHooks<'h> {
+    /// `requested`: `(dialect, version text)` pairs; every other hooked
+    /// dialect writes its current version.
+    pub fn new(
+        registry: &'h DialectRegistry,
+        requested: &[(String, String)],
+    ) -> Result<Self, WriteError> {
+        let mut versions = HashMap::new();
+        for name in registry.names() {
+            let hook = registry.get(name.as_bytes()).expect("listed");
+            if let Some(v) = hook.current_version() {
+                versions.insert(name.as_bytes().into(), v);
+            }
+        }
+        for (dialect, text) in requested {
+            let Some(hook) = registry.get(dialect.as_bytes()) else {
+                return Err(WriteError::new(format!(
+                    "cannot write dialect '{dialect}' at version {text}: no bytecode hooks are registered for it"
+                )));
+            };
+            let v = hook.parse_version(text).map_err(|e| {
+                WriteError::new(format!("dialect '{dialect}' version '{text}': {e}"))
+            })?;
+            versions.insert(dialect.as_bytes().into(), v);
+        }
+        Ok(WriteHooks { registry, versions })
+    }
+
+    /// The version payload `dialect` writes, if it writes one.
+    pub fn version_payload(&self, ctx: &Context, dialect: &[u8]) -> Option<Vec<u8>> {
+        let hook = self.registry.get(dialect)?;
+        let v = self.versions.get(dialect)?;
+        let mut rec = Recorder {
+            fields: Vec::new(),
+            ctx,
+            hooks: self,
+        };
+        hook.write_version(v.as_ref(), &mut rec);
+        let mut out = Vec::new();
+        for f in rec.fields {
+            match f {
+                Field::U(v) => rmlir_format::bytecode::varint::write_varint(&mut out, v),
+                Field::S(v) => rmlir_format::bytecode::varint::write_signed_varint(&mut out, v),
+                Field::Byte(b) => out.push(b),
+                // References have no place in a version payload.
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
+    pub fn has_hook(&self, dialect: &[u8]) -> bool {
+        self.registry.get(dialect).is_some()
+    }
+
+    /// The custom encoding a hook gives `attr` (of `dialect`), if any.
+    pub fn encode_attr(&self, ctx: &Context, dialect: &[u8], attr: AttrId) -> Option<Custom> {
+        if dialect == b"builtin" || (attr.0 as usize) >= ctx.num_attrs() {
+            return None;
+        }
+        let hook = self.registry.get(dialect)?;
+        let mut rec = Recorder {
+            fields: Vec::new(),
+            ctx,
+            hooks: self,
+        };
+        hook.write_attribute(attr, &mut rec).then_some(Custom {
+            code: None,
+            fields: rec.fields,
+        })
+    }
+
+    pub fn encode_type(&self, ctx: &Context, dialect: &[u8], ty: TypeId) -> Option<Custom> {
+        if dialect == b"builtin" || (ty.0 as usize) >= ctx.num_types() {
+            return None;
+        }
+        let hook = self.registry.get(dialect)?;
+        let mut rec = Recorder {
+            fields: Vec::new(),
+            ctx,
+            hooks: self,
+        };
+        hook.write_type(ty, &mut rec).then_some(Custom {
+            code: None,
+            fields: rec.fields,
+        })
+    }
+
+    /// Whether a hook writes the properties of `op`.
+    pub fn handles_properties(&self, op: &[u8]) -> bool {
+        self.registry.properties_hook(op).is_some()
+    }
+
+    /// The properties payload a hook writes for `op`.
+    pub fn encode_properties(
+        &self,
+        ctx: &Context,
+        op: &[u8],
+        props: Option<AttrId>,
+    ) -> Option<Result<Custom, String>> {
+        let hook = self.registry.properties_hook(op)?;
+        let mut rec = Recorder {
+            fields: Vec::new(),
+            ctx,
+            hooks: self,
+        };
+        Some(
+            hook.write_properties(op, props, &mut rec)
+                .map(|()| Custom {
+                    code: None,
+                    fields: rec.fields,
+                })
+                .map_err(|e| e.0),
+        )
+    }
+}
+
+/// Records what a hook writes as [`Field`]s.
+struct Recorder<'x, 'h> {
+    fields: Vec<Field>,
+    ctx: &'x Context,
+    hooks: &'x WriteHooks<'h>,
+}
+
+impl DialectWriter for Recorder<'_, '_> {
+    fn write_varint(&mut self, v: u64) {
+        self.fields.push(Field::U(v));
+    }
+    fn write_signed_varint(&mut self, v: i64) {
+        self.fields.push(Field::S(v));
+    }
+    fn write_byte(&mut self, b: u8) {
+        self.fields.push(Field::Byte(b));
+    }
+    fn write_string(&mut self, s: &[u8]) {
+        self.fields.push(Field::Str(s.to_vec()));
+    }
+    fn write_attribute(&mut self, a: AttrId) {
+        self.fields.push(Field::Attr(a));
+    }
+    fn write_optional_attribute(&mut self, a: Option<AttrId>) {
+        self.fields.push(Field::OptAttr(a));
+    }
+    fn write_type(&mut self, t: TypeId) {
+        self.fields.push(Field::Type(t));
+    }
+    fn ctx(&self) -> &Context {
+        self.ctx
+    }
+    fn dialect_version(&self, dialect: &str) -> Option<Arc<dyn DialectVersion>> {
+        self.hooks.versions.get(dialect.as_bytes()).cloned()
+    }
+}
