@@ -341,6 +341,18 @@ impl IrWriter<'_, '_> {
             e.varint(o.operands.len() as u64);
             for &x in &o.operands {
                 let id = self.num.value_ids[x.index()];
+                if id != u32::MAX
+                    && self.num.value_scope[x.index()] != self.num.op_scope[op.index()]
+                {
+                    return Err(WriteError::at(
+                        m,
+                        op,
+                        format!(
+                            "an operand of '{}' is defined outside the isolated-from-above operation that contains it; bytecode cannot refer to it (the file would not read back)",
+                            String::from_utf8_lossy(m.op_name(op))
+                        ),
+                    ));
+                }
                 if id == u32::MAX {
                     return Err(WriteError::at(
                         m,
