@@ -813,6 +813,150 @@ mod quant {
         zeros: Vec<i64>,
         cal_min: u64,
         cal_max: u64,
+        dims: Vec<i64>,
+        block_sizes: Vec<i64>,
+        scales_attr: Option<AttrId>,
+        zeros_attr: Option<AttrId>,
+    }
+
+    /// A level of a sub-channel type's nested parameters.
+    enum Node {
+        List(Vec<Node>),
+        Leaf(String, BigInt),
+    }
+
+    fn nested(c: &mut Cur<'_>, depth: usize) -> Option<Node> {
+        if depth > 64 {
+            return None;
+        }
+        if !c.eat("{") {
+            let s = number(c, b':')?;
+            let z = if c.eat(":") {
+                number(c, b':')?.parse().ok()?
+            } else {
+                BigInt::from(0)
+            };
+            return Some(Node::Leaf(s, z));
+        }
+        let mut items = Vec::new();
+        loop {
+            items.push(nested(c, depth + 1)?);
+            if c.eat("}") {
+                return Some(Node::List(items));
+            }
+            if !c.eat(", ") {
+                return None;
+            }
+        }
+    }
+
+    /// The shape of a regular nesting, and its leaves in order.
+    fn flatten<'n>(
+        n: &'n Node,
+        shape: &mut Vec<i64>,
+        depth: usize,
+        out: &mut Vec<(&'n str, &'n BigInt)>,
+    ) -> Option<()> {
+        match n {
+            Node::Leaf(s, z) => {
+                if depth != shape.len() {
+                    return None;
+                }
+                out.push((s, z));
+            }
+            Node::List(items) => {
+                match shape.get(depth) {
+                    Some(&d) if d != items.len() as i64 => return None,
+                    Some(_) => {}
+                    None if depth == shape.len() && out.is_empty() => {
+                        shape.push(items.len() as i64)
+                    }
+                    None => return None,
+                }
+                for i in items {
+                    flatten(i, shape, depth + 1, out)?;
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// `{d:s, …}, {{s:z, …}, …}>` after `storage:expressed:`: the quantized
+    /// dimensions and block sizes, and the scales and zero points as the
+    /// dense tensors MLIR keeps (scales of the expressed type, zero points
+    /// of the storage type, shaped as the nesting; splat when all equal).
+    fn sub_channel(space: &mut AttrSpace<'_>, c: &mut Cur<'_>, v: &mut Vals) -> Option<()> {
+        loop {
+            v.dims.push(number(c, b':')?.parse::<i32>().ok()?.into());
+            if !c.eat(":") {
+                return None;
+            }
+            v.block_sizes.push(number(c, b':')?.parse().ok()?);
+            if c.eat("}") {
+                break;
+            }
+            if !c.eat(", ") {
+                return None;
+            }
+        }
+        if !c.eat(", ") {
+            return None;
+        }
+        let tree = nested(c, 0)?;
+        let mut shape = Vec::new();
+        let mut leaves = Vec::new();
+        flatten(&tree, &mut shape, 0, &mut leaves)?;
+        if leaves.is_empty() {
+            return None;
+        }
+        let expressed = v.expressed?;
+        let storage = v.storage?;
+        let TypeData::Float(kind) = space.ty(expressed).clone() else {
+            return None;
+        };
+        let TypeData::Integer { width, .. } = space.ty(storage).clone() else {
+            return None;
+        };
+        let fbytes = (kind.bit_width() as usize).div_ceil(8);
+        let ibytes = (width as usize).div_ceil(8);
+        let mut scales: Vec<Vec<u8>> = Vec::with_capacity(leaves.len());
+        let mut zeros: Vec<Vec<u8>> = Vec::with_capacity(leaves.len());
+        for (st, z) in &leaves {
+            let bits = match st.strip_prefix("0x") {
+                Some(hex) => u128::from_str_radix(hex, 16).ok()?,
+                None => parse_mlir_float(kind, st).ok()?,
+            };
+            scales.push(bits.to_le_bytes()[..fbytes].to_vec());
+            // Sign-extended to whole bytes, as MLIR stores the zero points.
+            let words = crate::bytecode::entries::int_words(z, (ibytes * 8) as u32);
+            let mut b: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            b.truncate(ibytes);
+            zeros.push(b);
+        }
+        let mut dense = |elem: TypeId, elems: Vec<Vec<u8>>| {
+            let ty = space.intern_type(TypeData::RankedTensor {
+                shape: shape.clone(),
+                elem,
+                encoding: None,
+            });
+            let splat = elems.iter().all(|e| *e == elems[0]);
+            let data: Vec<u8> = if splat {
+                elems[0].clone()
+            } else {
+                elems.concat()
+            };
+            let a = space.intern(AttrData::DenseIntOrFp {
+                ty,
+                splat,
+                data: data.into(),
+            });
+            // MLIR's storage of the values: sign-extended to whole bytes.
+            space.mark_raw_dense(a);
+            a
+        };
+        v.scales_attr = Some(dense(expressed, scales));
+        v.zeros_attr = Some(dense(storage, zeros));
+        Some(())
     }
 
     pub fn encode(
@@ -842,9 +986,11 @@ mod quant {
                     return None;
                 }
                 v.expressed = Some(ty(space, &mut c)?);
-                if c.eat(":") {
-                    // Per axis (a dimension) or sub-channel (`{…}`, not
-                    // rebuilt: it refers to dense tensors).
+                if c.eat(":{") {
+                    sub_channel(space, &mut c, &mut v)?;
+                    "UniformQuantizedSubChannelType"
+                } else if c.eat(":") {
+                    // Per axis: a dimension, then the parameters.
                     v.dim = c.token()?.parse::<u32>().ok()?.into();
                     if !c.eat(", {") {
                         return None;
@@ -927,6 +1073,10 @@ mod quant {
             ("zeroPoints", Read::ListSignedVarInt) => Field::Ss(v.zeros.clone()),
             ("min", Read::F64) => Field::F64(v.cal_min),
             ("max", Read::F64) => Field::F64(v.cal_max),
+            ("quantizedDimensions", Read::ListSignedVarInt) => Field::Ss(v.dims.clone()),
+            ("blockSizes", Read::ListSignedVarInt) => Field::Ss(v.block_sizes.clone()),
+            ("scales", Read::Attr) => Field::Attr(v.scales_attr?),
+            ("zeroPoints", Read::Attr) => Field::Attr(v.zeros_attr?),
             _ => return None,
         })
     }
