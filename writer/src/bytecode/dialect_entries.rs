@@ -168,8 +168,11 @@ impl<'p> Cur<'p> {
         }
     }
 
+    /// Whether only whitespace is left.
     fn at_end(&self) -> bool {
-        self.pos >= self.items.len()
+        self.items[self.pos.min(self.items.len())..]
+            .iter()
+            .all(|i| matches!(i, It::B(b) if b.is_ascii_whitespace()))
     }
 
     fn peek(&self) -> Option<It> {
@@ -183,24 +186,34 @@ impl<'p> Cur<'p> {
         }
     }
 
-    fn rest_starts_with(&self, s: &str) -> bool {
-        let b = s.as_bytes();
-        self.items.len() >= self.pos + b.len()
-            && b.iter()
-                .zip(&self.items[self.pos..])
-                .all(|(x, y)| *y == It::B(*x))
-    }
-
-    fn eat(&mut self, s: &str) -> bool {
-        if self.rest_starts_with(s) {
-            self.pos += s.len();
-            true
-        } else {
-            false
+    /// Whitespace is insignificant between tokens, as for MLIR's parsers
+    /// (mlir-opt prints single spaces; hand-written text may not).
+    fn skip_ws(&mut self) {
+        while self.peek_byte().is_some_and(|b| b.is_ascii_whitespace()) {
+            self.pos += 1;
         }
     }
 
+    /// Consumes the punctuation/keywords of `s` (its spaces stand for
+    /// optional whitespace), or nothing.
+    fn eat(&mut self, s: &str) -> bool {
+        let save = self.pos;
+        for b in s.bytes() {
+            if b == b' ' {
+                continue;
+            }
+            self.skip_ws();
+            if self.peek() != Some(It::B(b)) {
+                self.pos = save;
+                return false;
+            }
+            self.pos += 1;
+        }
+        true
+    }
+
     fn ident(&mut self) -> Option<String> {
+        self.skip_ws();
         let start = self.pos;
         while let Some(b) = self.peek_byte() {
             if b.is_ascii_alphanumeric() || b == b'_' {
@@ -224,22 +237,17 @@ impl<'p> Cur<'p> {
     }
 
     /// Whether the cursor is at `ident = ` (the next struct parameter).
-    fn at_param(&self) -> bool {
-        let mut p = self.pos;
-        let start = p;
-        while let Some(It::B(b)) = self.items.get(p) {
-            if b.is_ascii_alphanumeric() || *b == b'_' {
-                p += 1;
-            } else {
-                break;
-            }
-        }
-        p > start && self.items.get(p..p + 3) == Some(&[It::B(b' '), It::B(b'='), It::B(b' ')][..])
+    fn at_param(&mut self) -> bool {
+        let save = self.pos;
+        let found = self.ident().is_some() && self.eat("=") && !self.eat("=");
+        self.pos = save;
+        found
     }
 
     /// Text up to a `,`, `>`, `]`, `)` or `}` outside brackets and quotes,
     /// or `None` when a nested reference comes first.
     fn token(&mut self) -> Option<String> {
+        self.skip_ws();
         let start = self.pos;
         let mut depth = 0usize;
         while let Some(it) = self.peek() {
@@ -258,7 +266,7 @@ impl<'p> Cur<'p> {
             }
             self.pos += 1;
         }
-        (self.pos > start).then(|| self.text(start, self.pos))
+        (self.pos > start).then(|| self.text(start, self.pos).trim_end().to_string())
     }
 
     /// A string literal, unescaped as MLIR's lexer does.
@@ -300,6 +308,7 @@ impl<'p> Cur<'p> {
 
     /// A nested reference at the cursor.
     fn piece(&mut self) -> Option<&'p BodyPiece> {
+        self.skip_ws();
         match self.peek() {
             Some(It::P(i)) => {
                 self.pos += 1;
@@ -311,6 +320,7 @@ impl<'p> Cur<'p> {
 
     /// The items of a balanced `<…>` group at the cursor, as pieces.
     fn group(&mut self) -> Option<Vec<BodyPiece>> {
+        self.skip_ws();
         if self.peek_byte() != Some(b'<') {
             return None;
         }
@@ -1116,6 +1126,7 @@ mod quant {
 
     /// Text up to `stop` (or a token end).
     fn number(c: &mut Cur<'_>, stop: u8) -> Option<String> {
+        c.skip_ws();
         let start = c.pos;
         while let Some(b) = c.peek_byte() {
             if b == stop || matches!(b, b',' | b'>' | b'}') {
@@ -1123,7 +1134,7 @@ mod quant {
             }
             c.pos += 1;
         }
-        (c.pos > start).then(|| c.text(start, c.pos))
+        (c.pos > start).then(|| c.text(start, c.pos).trim_end().to_string())
     }
 
     /// `scale[:zeroPoint]`.
