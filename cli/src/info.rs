@@ -1,16 +1,22 @@
 //! `rmlir-bc info`: what a bytecode file holds, read lazily — the tables
 //! and the top-level symbols, never the bodies of functions.
 
-use crate::input::Input;
+use crate::input::{self, Input};
+use crate::output;
+use crate::progress::Progress;
 use rmlir_format::{AttrData, Module, OpId, ResourceValue};
 use rmlir_reader::BytecodeReader;
 use serde::Serialize;
+use std::path::Path;
 
 #[derive(Serialize)]
 pub struct Info {
     pub version: u64,
     pub producer: String,
+    /// Size of the bytecode (after decompression, for a zstd input).
     pub file_bytes: usize,
+    /// Size on disk when the input was a zstd frame.
+    pub zstd_compressed_bytes: Option<usize>,
     pub sections: Vec<SectionJson>,
     pub dialects: Vec<DialectJson>,
     pub strings: usize,
@@ -21,6 +27,11 @@ pub struct Info {
     pub top_level: Vec<SymbolJson>,
     /// Region bodies decoded to produce this report (the module body only).
     pub region_bodies_decoded: usize,
+    /// Bodies below the top op (functions, …) decoded: always 0, `info`
+    /// never decodes a function body.
+    pub nested_bodies_decoded: usize,
+    /// Isolated bodies (functions, …) left undecoded.
+    pub region_bodies_pending: usize,
 }
 
 #[derive(Serialize)]
@@ -83,6 +94,7 @@ pub fn collect(input: &Input) -> Result<Info, String> {
         .module()
         .top
         .ok_or_else(|| format!("{}: no top-level operation", input.name))?;
+    let top_was_lazy = r.is_pending(top);
     r.materialize(top)
         .map_err(|e| format!("{}: {e}", input.name))?;
     let m = r.module();
@@ -124,6 +136,7 @@ pub fn collect(input: &Input) -> Result<Info, String> {
         version: r.version(),
         producer: lossy(r.producer()),
         file_bytes: input.data().len(),
+        zstd_compressed_bytes: input.compressed_bytes,
         sections: r
             .sections()
             .iter()
@@ -149,6 +162,8 @@ pub fn collect(input: &Input) -> Result<Info, String> {
         resources,
         top_level,
         region_bodies_decoded: r.stats().lazy_bodies_decoded,
+        nested_bodies_decoded: r.stats().lazy_bodies_decoded - usize::from(top_was_lazy),
+        region_bodies_pending: r.pending().count(),
     })
 }
 
@@ -157,8 +172,13 @@ pub fn render_text(i: &Info) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "bytecode version {} (producer \"{}\"), {} bytes",
-        i.version, i.producer, i.file_bytes
+        "bytecode version {} (producer \"{}\"), {} bytes{}",
+        i.version,
+        i.producer,
+        i.file_bytes,
+        i.zstd_compressed_bytes
+            .map(|z| format!(" (zstd-compressed: {z} bytes)"))
+            .unwrap_or_default()
     );
     let _ = writeln!(s, "sections:");
     for sec in &i.sections {
@@ -212,7 +232,13 @@ pub fn render_text(i: &Info) -> String {
             );
         }
     }
-    let _ = writeln!(s, "top-level operations ({}):", i.top_level.len());
+    let _ = writeln!(
+        s,
+        "top-level operations ({}; {} region bodies decoded, {} left lazy):",
+        i.top_level.len(),
+        i.region_bodies_decoded,
+        i.region_bodies_pending
+    );
     for t in &i.top_level {
         match &t.symbol {
             Some(sym) => {
@@ -224,4 +250,22 @@ pub fn render_text(i: &Info) -> String {
         }
     }
     s
+}
+
+pub fn run(input: &Path, json: bool, progress: &mut Progress) -> Result<(), String> {
+    let inp = input::read_input(input, progress)?;
+    if !inp.is_bytecode() {
+        return Err(format!(
+            "{}: error: not an MLIR bytecode file (no 'ML\\xEFR' magic); 'info' describes bytecode, 'rmlir-bc encode' writes it",
+            inp.name
+        ));
+    }
+    let i = collect(&inp)?;
+    let text = if json {
+        serde_json::to_string_pretty(&i).expect("serializable") + "\n"
+    } else {
+        render_text(&i)
+    };
+    progress.finish();
+    output::write_output(None, text.as_bytes())
 }

@@ -1,18 +1,39 @@
-//! `rmlir-bc`: MLIR generic text and bytecode without LLVM.
+//! `rmlir-bc`: MLIR generic text and bytecode without LLVM (SPEC.md §8).
+//!
+//! Exit status: 0 success (for `verify`: valid), 1 error or invalid input
+//! (a diagnostic on standard error), 2 usage error (clap's).
 
+mod compress;
+mod convert;
+mod decode;
+mod encode;
 mod info;
 mod input;
+mod load;
 mod output;
+mod progress;
+mod verify;
 
 use clap::{Parser, Subcommand};
+use compress::Compression;
+use progress::Progress;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+const EXIT_STATUS: &str = "\
+Input format is detected by content: MLIR bytecode (magic 'ML\\xEFR'),
+a zstd frame around either (magic 28 B5 2F FD), or generic text. '-' reads
+standard input / writes standard output.
+
+Exit status: 0 success (verify: valid), 1 error or invalid input (diagnostic
+on standard error), 2 usage error.";
 
 #[derive(Parser)]
 #[command(
     name = "rmlir-bc",
     version,
-    about = "MLIR generic text and bytecode without LLVM"
+    about = "MLIR generic text and bytecode without LLVM",
+    after_help = EXIT_STATUS
 )]
 struct Cli {
     #[command(subcommand)]
@@ -21,11 +42,13 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Print a module (generic text or bytecode, told apart by the bytecode
-    /// magic) in MLIR's generic form, as
+    /// Print a module (generic text or bytecode) in MLIR's generic form, as
     /// `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo` does.
-    ///
-    /// Example: rmlir-bc decode model.mlirbc -o model.mlir
+    #[command(after_help = "\
+Examples:
+  rmlir-bc decode model.mlirbc -o model.mlir
+  rmlir-bc decode model.mlirbc.zst            # zstd input is detected
+  cat model.mlirbc | rmlir-bc decode - --local-scope | less")]
     Decode {
         /// Input file, or `-` for standard input.
         input: PathBuf,
@@ -40,8 +63,11 @@ enum Command {
     /// byte as `mlir-opt --emit-bytecode` writes it. A version that cannot
     /// hold the IR (e.g. properties below v5) is an error, never a silent
     /// drop.
-    ///
-    /// Example: rmlir-bc encode model.mlir -o model.mlirbc --emit-version 5
+    #[command(after_help = "\
+Examples:
+  rmlir-bc encode model.mlir -o model.mlirbc
+  rmlir-bc encode model.mlir -o model.mlirbc --emit-version 5
+  rmlir-bc encode model.mlir -o model.mlirbc.zst --compress zstd")]
     Encode {
         /// Input file, or `-` for standard input.
         input: PathBuf,
@@ -52,14 +78,59 @@ enum Command {
         #[arg(long, default_value_t = 6)]
         emit_version: u64,
         /// Producer string stored in the header.
-        #[arg(long, default_value = "MLIR22.1.8")]
+        #[arg(long, default_value = encode::DEFAULT_PRODUCER)]
         producer: String,
+        /// Wrap the bytecode in a zstd frame (default level).
+        #[arg(long, value_enum, default_value_t = Compression::None)]
+        compress: Compression,
+    },
+    /// Convert bytecode to another bytecode version (text input is accepted
+    /// too). Keeps the input's producer string unless --producer is given;
+    /// IR the target version cannot hold is an error, never dropped.
+    #[command(after_help = "\
+Examples:
+  rmlir-bc convert new.mlirbc -o old.mlirbc --emit-version 3
+  rmlir-bc convert model.mlirbc -o model.mlirbc.zst --emit-version 6 --compress zstd
+  rmlir-bc convert model.mlirbc.zst -o - --emit-version 6 > model.mlirbc")]
+    Convert {
+        /// Input file, or `-` for standard input.
+        input: PathBuf,
+        /// Output file (written atomically), or `-` for standard output.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Bytecode version to write (0–6).
+        #[arg(long)]
+        emit_version: u64,
+        /// Producer string for the header (default: the input's).
+        #[arg(long)]
+        producer: Option<String>,
+        /// Wrap the bytecode in a zstd frame (default level).
+        #[arg(long, value_enum, default_value_t = Compression::None)]
+        compress: Compression,
+    },
+    /// Read a module completely (materializing every lazily loaded region)
+    /// and check its structure: operands name defined values visible at
+    /// the use, successors name non-entry blocks of the same region, parent
+    /// links and ownership agree. Exit 0 when valid, 1 when not.
+    #[command(after_help = "\
+Examples:
+  rmlir-bc verify model.mlirbc && echo ok
+  rmlir-bc verify --quiet model.mlirbc.zst
+  curl -s https://example.invalid/m.mlirbc | rmlir-bc verify -")]
+    Verify {
+        /// Input file, or `-` for standard input.
+        input: PathBuf,
+        /// Print nothing when valid.
+        #[arg(short, long)]
+        quiet: bool,
     },
     /// Describe a bytecode file: version, producer, sections, dialects,
     /// table sizes, resources and top-level symbols. Reads lazily: no
     /// function body is decoded.
-    ///
-    /// Example: rmlir-bc info model.mlirbc --json
+    #[command(after_help = "\
+Examples:
+  rmlir-bc info model.mlirbc
+  rmlir-bc info model.mlirbc.zst --json | jq .top_level")]
     Info {
         /// Input bytecode file, or `-` for standard input.
         input: PathBuf,
@@ -71,8 +142,11 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+    let mut progress = Progress::for_stderr();
+    let result = run(cli, &mut progress);
+    progress.finish();
+    match result {
+        Ok(code) => code,
         Err(msg) => {
             eprintln!("{msg}");
             ExitCode::from(1)
@@ -80,60 +154,36 @@ fn main() -> ExitCode {
     }
 }
 
-/// Reads text or bytecode, told apart by the bytecode magic.
-fn load(inp: &input::Input) -> Result<rmlir_format::Module, String> {
-    let data = inp.data();
-    if rmlir_reader::is_bytecode(data) {
-        rmlir_reader::read_bytecode_shared(&inp.bytes).map_err(|e| format!("{}: {e}", inp.name))
-    } else {
-        rmlir_reader::parse_module(data, &inp.name).map_err(|e| e.to_string())
-    }
-}
-
-fn run(cli: Cli) -> Result<(), String> {
+fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
     match cli.command {
         Command::Decode {
             input,
             output,
             local_scope,
-        } => {
-            let inp = input::read_input(&input)?;
-            let module = load(&inp)?;
-            let text =
-                rmlir_writer::print_module(&module, rmlir_writer::PrintOptions { local_scope });
-            output::write_output(output.as_deref(), text.as_bytes())
-        }
+        } => decode::run(&input, output.as_deref(), local_scope, progress)?,
         Command::Encode {
             input,
             output,
             emit_version,
             producer,
-        } => {
-            let inp = input::read_input(&input)?;
-            let module = load(&inp)?;
-            let opts = rmlir_writer::WriteOptions {
-                version: emit_version,
-                producer,
-            };
-            let bytes = rmlir_writer::write_bytecode(&module, &opts)
-                .map_err(|e| format!("{}: {e}", inp.name))?;
-            output::write_output(output.as_deref(), &bytes)
-        }
-        Command::Info { input, json } => {
-            let inp = input::read_input(&input)?;
-            if !rmlir_reader::is_bytecode(inp.data()) {
-                return Err(format!(
-                    "{}: error: not an MLIR bytecode file (no 'ML\\xEFR' magic)",
-                    inp.name
-                ));
-            }
-            let i = info::collect(&inp)?;
-            let text = if json {
-                serde_json::to_string_pretty(&i).expect("serializable") + "\n"
-            } else {
-                info::render_text(&i)
-            };
-            output::write_output(None, text.as_bytes())
-        }
+            compress,
+        } => encode::run(
+            &input,
+            output.as_deref(),
+            emit_version,
+            producer,
+            compress,
+            progress,
+        )?,
+        Command::Convert {
+            input,
+            output,
+            emit_version,
+            producer,
+            compress,
+        } => convert::run(&input, &output, emit_version, producer, compress, progress)?,
+        Command::Verify { input, quiet } => return verify::run(&input, quiet, progress),
+        Command::Info { input, json } => info::run(&input, json, progress)?,
     }
+    Ok(ExitCode::SUCCESS)
 }

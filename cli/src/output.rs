@@ -2,16 +2,18 @@
 //! over it only once completely written, so a failed run never leaves a
 //! partial file or clobbers its input.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 pub fn write_output(output: Option<&Path>, data: &[u8]) -> Result<(), String> {
     let Some(path) = output.filter(|p| *p != Path::new("-")) else {
         let mut out = std::io::stdout().lock();
-        return out
-            .write_all(data)
-            .and_then(|_| out.flush())
-            .map_err(|e| format!("error: cannot write standard output: {e}"));
+        return match out.write_all(data).and_then(|_| out.flush()) {
+            // The reader went away (`rmlir-bc decode big.mlirbc | head`):
+            // what it wanted it got, as with SIGPIPE in C tools.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            r => r.map_err(|e| format!("error: cannot write standard output: {e}")),
+        };
     };
     let dir = path
         .parent()
@@ -34,6 +36,15 @@ pub fn write_output(output: Option<&Path>, data: &[u8]) -> Result<(), String> {
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
         return Err(format!("error: cannot write '{}': {e}", path.display()));
+    }
+    Ok(())
+}
+
+/// Bytecode is not for terminals: ask for a file or a pipe instead.
+pub fn refuse_binary_to_terminal(output: Option<&Path>) -> Result<(), String> {
+    let to_stdout = output.is_none_or(|p| p == Path::new("-"));
+    if to_stdout && std::io::stdout().is_terminal() {
+        return Err("error: refusing to write bytecode to a terminal; use -o FILE or redirect standard output".into());
     }
     Ok(())
 }

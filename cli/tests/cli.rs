@@ -162,6 +162,7 @@ fn info_reports_tables_and_symbols_without_decoding_bodies() {
         v["region_bodies_decoded"], 1,
         "only the module body is decoded"
     );
+    assert_eq!(v["nested_bodies_decoded"], 0);
     let syms: Vec<&str> = v["top_level"]
         .as_array()
         .unwrap()
@@ -181,10 +182,28 @@ fn info_reports_tables_and_symbols_without_decoding_bodies() {
 }
 
 #[test]
-fn help_lists_examples() {
-    let out = run(&["decode", "--help"]);
-    assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("Example: rmlir-bc decode"));
+fn help_lists_examples_for_every_subcommand() {
+    for sub in ["decode", "encode", "convert", "verify", "info"] {
+        let out = run(&[sub, "--help"]);
+        assert!(out.status.success(), "{sub} --help");
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            help.contains("Examples:") && help.contains(&format!("rmlir-bc {sub} ")),
+            "{sub} --help has no examples:\n{help}"
+        );
+    }
+    let out = run(&["--help"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Exit status: 0 success"));
+    assert!(!String::from_utf8_lossy(&run(&["--help"]).stdout).contains("upgrade"));
+    // Usage errors exit with 2: a missing required argument, a bad value.
+    assert_eq!(run(&["convert", "x.mlirbc"]).status.code(), Some(2));
+    assert_eq!(
+        run(&["encode", "x.mlir", "--compress", "gzip"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(run(&["verify"]).status.code(), Some(2));
 }
 
 #[test]
@@ -227,5 +246,474 @@ fn encode_writes_mlir_opt_bytes_and_refuses_lossy_versions() {
     assert_eq!(out.status.code(), Some(1));
     assert!(!dir.join("p.mlirbc").exists(), "no output on failure");
     assert!(!String::from_utf8_lossy(&out.stderr).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const LIVENESS: &str = "cases/Analysis__DataFlow__test-liveness-analysis__c001";
+
+fn ok(out: &Output) -> &Output {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Runs with `stdin` piped in.
+fn run_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = bin()
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn temp_leftovers(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp-"))
+        .collect()
+}
+
+#[test]
+fn convert_changes_versions_and_keeps_the_producer() {
+    let dir = tmpdir("convert");
+    let case = corpus().join(LIVENESS);
+    let v6 = case.join("v6.mlirbc");
+    // A producer of our own, so keeping it is visible.
+    let acme = dir.join("acme.mlirbc");
+    ok(&run(&[
+        "encode",
+        v6.to_str().unwrap(),
+        "--producer",
+        "acme-7",
+        "-o",
+        acme.to_str().unwrap(),
+    ]));
+    let generic = std::fs::read(case.join("generic.mlir")).unwrap();
+    for version in 0..=6u32 {
+        let out_path = dir.join(format!("v{version}.mlirbc"));
+        ok(&run(&[
+            "convert",
+            acme.to_str().unwrap(),
+            "-o",
+            out_path.to_str().unwrap(),
+            "--emit-version",
+            &version.to_string(),
+        ]));
+        let info = ok(&run(&["info", "--json", out_path.to_str().unwrap()]))
+            .stdout
+            .clone();
+        let v: serde_json::Value = serde_json::from_slice(&info).unwrap();
+        assert_eq!(v["version"], version);
+        assert_eq!(
+            v["producer"], "acme-7",
+            "convert keeps the input's producer"
+        );
+        ok(&run(&["verify", "-q", out_path.to_str().unwrap()]));
+        // This module has no properties, so every version reads back the same.
+        let text = ok(&run(&["decode", out_path.to_str().unwrap()]))
+            .stdout
+            .clone();
+        assert_eq!(text, generic, "decode of v{version}");
+    }
+    // Back to v6 with mlir-opt's producer: mlir-opt's bytes again.
+    let out = ok(&run(&[
+        "convert",
+        dir.join("v2.mlirbc").to_str().unwrap(),
+        "-o",
+        "-",
+        "--emit-version",
+        "6",
+        "--producer",
+        "MLIR22.1.8",
+    ]))
+    .stdout
+    .clone();
+    assert_eq!(out, std::fs::read(&v6).unwrap());
+    // Text input is accepted (and gets mlir-opt's producer).
+    let out = ok(&run_stdin(
+        &["convert", "-", "-o", "-", "--emit-version", "6"],
+        &generic,
+    ))
+    .stdout
+    .clone();
+    assert_eq!(out, std::fs::read(&v6).unwrap());
+    // A version that cannot hold the IR: an error, and no output file.
+    let props = dir.join("props.mlir");
+    std::fs::write(&props, "\"foo.op\"() <{a = 1 : i32}> : () -> ()\n").unwrap();
+    let target = dir.join("props.mlirbc");
+    let out = run(&[
+        "convert",
+        props.to_str().unwrap(),
+        "-o",
+        target.to_str().unwrap(),
+        "--emit-version",
+        "4",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(!target.exists());
+    assert!(temp_leftovers(&dir).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn zstd_frames_are_written_and_read_by_every_command() {
+    let dir = tmpdir("zstd");
+    let case = corpus().join("real-client/cases/stablehlo-transformer-args");
+    let v6 = std::fs::read(case.join("v6.mlirbc")).unwrap();
+    let zst = dir.join("m.mlirbc.zst");
+    ok(&run(&[
+        "encode",
+        case.join("v6.mlirbc").to_str().unwrap(),
+        "--compress",
+        "zstd",
+        "-o",
+        zst.to_str().unwrap(),
+    ]));
+    let packed = std::fs::read(&zst).unwrap();
+    assert_eq!(&packed[..4], &[0x28, 0xB5, 0x2F, 0xFD], "zstd magic");
+    assert!(packed.len() < v6.len(), "{} >= {}", packed.len(), v6.len());
+    assert_eq!(
+        zstd::decode_all(&packed[..]).unwrap(),
+        v6,
+        "a plain zstd frame around mlir-opt's bytes"
+    );
+    // decode, verify, info and convert read it directly, from files and stdin.
+    let generic = std::fs::read(case.join("generic.mlir")).unwrap();
+    assert_eq!(ok(&run(&["decode", zst.to_str().unwrap()])).stdout, generic);
+    assert_eq!(ok(&run_stdin(&["decode", "-"], &packed)).stdout, generic);
+    let out = ok(&run(&["verify", zst.to_str().unwrap()])).stdout.clone();
+    assert!(
+        String::from_utf8_lossy(&out).contains("valid: bytecode v6"),
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
+    let via_stdin = ok(&run_stdin(&["info", "-"], &packed)).stdout.clone();
+    assert!(String::from_utf8_lossy(&via_stdin).contains("zstd-compressed"));
+    let info = ok(&run(&["info", "--json", zst.to_str().unwrap()]))
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&info).unwrap();
+    assert_eq!(v["file_bytes"], v6.len());
+    assert_eq!(v["zstd_compressed_bytes"], packed.len());
+    let plain = ok(&run(&[
+        "convert",
+        zst.to_str().unwrap(),
+        "-o",
+        "-",
+        "--emit-version",
+        "6",
+    ]))
+    .stdout
+    .clone();
+    assert_eq!(plain, v6);
+    // Text can be compressed too; convert can compress.
+    let text_zst = zstd::encode_all(&generic[..], 3).unwrap();
+    let out = ok(&run_stdin(
+        &[
+            "convert",
+            "-",
+            "-o",
+            "-",
+            "--emit-version",
+            "6",
+            "--compress",
+            "zstd",
+        ],
+        &text_zst,
+    ))
+    .stdout
+    .clone();
+    assert_eq!(zstd::decode_all(&out[..]).unwrap(), v6);
+    // A damaged frame is an error with a diagnostic, not a panic.
+    let mut bad = packed.clone();
+    bad.truncate(packed.len() / 2);
+    let bad_path = dir.join("bad.mlirbc.zst");
+    std::fs::write(&bad_path, &bad).unwrap();
+    for sub in ["decode", "verify", "info"] {
+        let out = run(&[sub, bad_path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{sub}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("cannot decompress"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn verify_accepts_corpus_files_and_reports_structural_errors() {
+    let dir = tmpdir("verify");
+    // Valid: bytecode (every lazily loaded body materialized) and text.
+    let rc = corpus().join("real-client/cases/stablehlo-transformer-args");
+    let out = ok(&run(&["verify", rc.join("v6.mlirbc").to_str().unwrap()]))
+        .stdout
+        .clone();
+    let line = String::from_utf8_lossy(&out).into_owned();
+    assert!(line.contains(": valid: bytecode v6"), "{line}");
+    assert!(!line.contains(" 0 lazily loaded bodies"), "{line}");
+    for case in [
+        LIVENESS,
+        "cases/Conversion__ArmSMEToSCF__arm-sme-to-scf__c000",
+    ] {
+        for f in ["v6.mlirbc", "generic.mlir"] {
+            let p = corpus().join(case).join(f);
+            ok(&run(&["verify", "--quiet", p.to_str().unwrap()]));
+        }
+    }
+    let quiet = ok(&run(&[
+        "verify",
+        "-q",
+        corpus().join(LIVENESS).join("v6.mlirbc").to_str().unwrap(),
+    ]))
+    .stdout
+    .clone();
+    assert!(quiet.is_empty());
+
+    // Invalid structure the parsers accept, as text and as bytecode.
+    let cases = [
+        (
+            "succ",
+            "\"func.func\"() <{function_type = () -> (), sym_name = \"f\"}> ({\n  \"cf.br\"()[^bb1] : () -> ()\n  \"foo.after\"() : () -> ()\n^bb1:\n  \"func.return\"() : () -> ()\n}) : () -> ()\n",
+            "succ.mlir:2:3: error: 'cf.br' op operation with block successors must terminate its parent block",
+        ),
+        (
+            "entry",
+            "\"foo.op\"() ({\n^bb0:\n  \"foo.br\"()[^bb0] : () -> ()\n}) : () -> ()\n",
+            "entry.mlir:3:3: error: 'foo.br' op successor #0 is the entry block of its region, which may not have predecessors",
+        ),
+        (
+            "iso",
+            "%0 = \"foo.def\"() : () -> i32\n\"func.func\"() <{function_type = () -> (), sym_name = \"f\"}> ({\n  \"foo.use\"(%0) : (i32) -> ()\n  \"func.return\"() : () -> ()\n}) : () -> ()\n",
+            "iso.mlir:3:3: error: 'foo.use' op operand #0 uses a value defined above 'func.func', which is isolated from above",
+        ),
+    ];
+    for (name, text, diag) in cases {
+        let p = dir.join(format!("{name}.mlir"));
+        std::fs::write(&p, text).unwrap();
+        // Run from the directory so locations read `NAME.mlir:L:C`.
+        let out = bin()
+            .current_dir(&dir)
+            .args(["verify", &format!("{name}.mlir")])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let err = stderr(&out);
+        assert!(err.contains(diag), "{name}: {err}");
+        assert!(err.contains("invalid: 1 error"), "{err}");
+        assert!(out.stdout.is_empty());
+        // The same IR as bytecode is invalid too (read error or diagnostic).
+        let bc = dir.join(format!("{name}.mlirbc"));
+        let enc = run(&["encode", p.to_str().unwrap(), "-o", bc.to_str().unwrap()]);
+        if enc.status.success() {
+            let out = run(&["verify", bc.to_str().unwrap()]);
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{name}.mlirbc: {}",
+                stderr(&out)
+            );
+        }
+    }
+
+    // Garbage text and truncated bytecode: exit 1 with a diagnostic, never a crash.
+    let garbage = dir.join("garbage.mlir");
+    std::fs::write(&garbage, "this is not MLIR }{ %% \u{1}\n").unwrap();
+    let out = run(&["verify", garbage.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("error:"), "{}", stderr(&out));
+    let v6 = std::fs::read(rc.join("v6.mlirbc")).unwrap();
+    let cuts = [5, 12, 40, v6.len() / 3, v6.len() / 2, v6.len() - 1];
+    for cut in cuts {
+        for args in [
+            &["verify", "-"][..],
+            &["info", "-"],
+            &["decode", "-"],
+            &["convert", "-", "-o", "-", "--emit-version", "6"],
+        ] {
+            let out = run_stdin(args, &v6[..cut]);
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{args:?} cut at {cut}: {}",
+                stderr(&out)
+            );
+            assert!(stderr(&out).starts_with("<stdin>: "), "{}", stderr(&out));
+            assert!(out.stdout.is_empty(), "{args:?} printed output");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn failed_runs_never_clobber_outputs_or_leave_temp_files() {
+    let dir = tmpdir("interrupted");
+    let case = corpus().join(LIVENESS);
+    let v6 = case.join("v6.mlirbc");
+    let full = std::fs::read(&v6).unwrap();
+    let truncated = dir.join("truncated.mlirbc");
+    std::fs::write(&truncated, &full[..full.len() / 2]).unwrap();
+    let garbage = dir.join("garbage.mlir");
+    std::fs::write(&garbage, "}{\n").unwrap();
+    let target = dir.join("existing.out");
+    std::fs::write(&target, b"keep me").unwrap();
+    let t = target.to_str().unwrap();
+    // An input error after the output exists: the output is unchanged.
+    for args in [
+        vec!["decode", truncated.to_str().unwrap(), "-o", t],
+        vec!["encode", truncated.to_str().unwrap(), "-o", t],
+        vec![
+            "encode",
+            garbage.to_str().unwrap(),
+            "-o",
+            t,
+            "--compress",
+            "zstd",
+        ],
+        vec![
+            "convert",
+            truncated.to_str().unwrap(),
+            "-o",
+            t,
+            "--emit-version",
+            "5",
+        ],
+        vec![
+            "convert",
+            garbage.to_str().unwrap(),
+            "-o",
+            t,
+            "--emit-version",
+            "6",
+        ],
+        vec![
+            "convert",
+            v6.to_str().unwrap(),
+            "-o",
+            t,
+            "--emit-version",
+            "7",
+        ],
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).is_empty());
+        assert_eq!(std::fs::read(&target).unwrap(), b"keep me", "{args:?}");
+    }
+    // Output paths that cannot be written: a missing directory, a directory.
+    let missing = dir.join("no/such/dir/out.mlirbc");
+    let out = run(&[
+        "convert",
+        v6.to_str().unwrap(),
+        "-o",
+        missing.to_str().unwrap(),
+        "--emit-version",
+        "6",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
+    // A parent that is a file (ENOTDIR; fails even for root, unlike a
+    // read-only directory).
+    let under_file = target.join("out.mlirbc");
+    let out = run(&[
+        "encode",
+        v6.to_str().unwrap(),
+        "-o",
+        under_file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&target).unwrap(), b"keep me");
+    let sub = dir.join("a-directory");
+    std::fs::create_dir_all(&sub).unwrap();
+    let out = run(&["encode", v6.to_str().unwrap(), "-o", sub.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(sub.is_dir());
+    // A read-only directory (only meaningful when not running as root).
+    let ro = dir.join("read-only");
+    std::fs::create_dir_all(&ro).unwrap();
+    std::fs::write(ro.join("old.mlirbc"), b"old").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let probe = std::fs::File::create(ro.join("probe"));
+    if probe.is_err() {
+        let out = run(&[
+            "encode",
+            v6.to_str().unwrap(),
+            "-o",
+            ro.join("old.mlirbc").to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(std::fs::read(ro.join("old.mlirbc")).unwrap(), b"old");
+        assert!(temp_leftovers(&ro).is_empty());
+    }
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert!(
+        temp_leftovers(&dir).is_empty(),
+        "{:?}",
+        temp_leftovers(&dir)
+    );
+    assert!(temp_leftovers(&sub).is_empty());
+    // And success replaces the file whole.
+    ok(&run(&["encode", v6.to_str().unwrap(), "-o", t]));
+    assert_eq!(std::fs::read(&target).unwrap(), full);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn info_on_a_100_mb_file_decodes_no_function_body() {
+    let dir = tmpdir("info-large");
+    let bc = rmlir_tests::large::build_lazy_bytecode(&dir);
+    let size = std::fs::metadata(&bc).unwrap().len();
+    assert!(size > 95_000_000, "file is {size} bytes");
+    let out = ok(&run(&["info", "--json", bc.to_str().unwrap()]))
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        v["region_bodies_decoded"], 1,
+        "only the module body is decoded, no function body"
+    );
+    assert_eq!(
+        v["nested_bodies_decoded"], 0,
+        "the counter of function bodies decoded stays 0"
+    );
+    assert!(
+        v["region_bodies_pending"].as_u64().unwrap() > 1000,
+        "{}",
+        v["region_bodies_pending"]
+    );
+    let top = v["top_level"].as_array().unwrap();
+    let funcs = top.iter().filter(|t| t["op"] == "func.func").count();
+    assert!(funcs > 1000, "{funcs} functions listed");
+    let weights = v["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["key"] == "weights")
+        .expect("weights resource listed");
+    assert_eq!(weights["bytes"], rmlir_tests::large::BLOB_BYTES);
+    assert!(weights["alignment"].as_u64().unwrap() >= 1);
+    println!(
+        "info on a {size} byte file: {} top-level ops, region bodies decoded: {}, pending: {}",
+        top.len(),
+        v["region_bodies_decoded"],
+        v["region_bodies_pending"]
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

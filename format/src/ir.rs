@@ -171,6 +171,12 @@ pub struct Module {
     /// The top-level operation (normally `builtin.module`).
     pub top: Option<OpId>,
     pub resources: Resources,
+    /// Use lists whose in-memory order is not the reference order
+    /// (SPEC.md §2.8, [`crate::use_lists`]): `order[k]` is the position of
+    /// the k-th use in reference order. Filled by both readers and written
+    /// by the bytecode writer (v3+); an entry that no longer matches the
+    /// value's uses (after the IR was edited) is ignored.
+    pub use_list_orders: HashMap<ValueId, Vec<u32>>,
 }
 
 impl Module {

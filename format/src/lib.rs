@@ -13,6 +13,7 @@ pub mod float;
 pub mod ir;
 pub mod op_registry;
 pub mod types;
+pub mod use_lists;
 
 pub use attrs::{AttrData, BodyPiece, Bytes, DialectBody};
 pub use blob::{BlobData, SharedBytes};

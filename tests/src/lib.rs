@@ -76,4 +76,5 @@ pub fn known_failures(file: &str) -> std::collections::BTreeSet<(String, String)
         .collect()
 }
 pub mod arbitrary_ir;
+pub mod large;
 pub mod oracle;

@@ -2,57 +2,18 @@
 //! module of ~1,000 functions plus a 90 MiB `dense_resource` blob, written
 //! by mlir-opt 22) is opened; listing the top-level symbols decodes only
 //! the module body, never a function body; materializing everything then
-//! gives the text mlir-opt prints for the same file.
+//! gives the text mlir-opt prints for the same file. (`rmlir-bc info` is
+//! checked on the same file in cli/tests/cli.rs.)
 
 use rmlir_format::AttrData;
-use rmlir_tests::{corpus_dir, oracle};
-use std::fmt::Write;
-use std::process::Command;
-
-const BLOB_BYTES: usize = 90 << 20;
-
-fn build_input(dir: &std::path::Path) -> std::path::PathBuf {
-    let gen = Command::new("python3")
-        .arg(corpus_dir().join("../tools/gen_large.py"))
-        .args(["--target-mib", "16", "--seed", "5", "-o", "-"])
-        .output()
-        .expect("python3 runs gen_large.py");
-    assert!(gen.status.success());
-    let text = String::from_utf8(gen.stdout).unwrap();
-    let (first, rest) = text.split_once('\n').unwrap();
-    let mut s = String::with_capacity(text.len() + 2 * BLOB_BYTES + 200);
-    s.push_str(first);
-    s.push('\n');
-    let _ = writeln!(s, "  \"rmlir.weights\"() {{w = dense_resource<weights> : tensor<{BLOB_BYTES}xi8>}} : () -> ()");
-    s.push_str(rest);
-    s.push_str("\n{-#\n  dialect_resources: {\n    builtin: {\n      weights: \"0x10000000");
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let mut hex = Vec::with_capacity(2 * BLOB_BYTES);
-    for i in 0..BLOB_BYTES {
-        let b = (i as u32).wrapping_mul(2654435761).to_le_bytes()[3];
-        hex.push(HEX[(b >> 4) as usize]);
-        hex.push(HEX[(b & 15) as usize]);
-    }
-    s.push_str(std::str::from_utf8(&hex).unwrap());
-    s.push_str("\"\n    }\n  }\n#-}\n");
-    let txt = dir.join("lazy.mlir");
-    std::fs::write(&txt, s).unwrap();
-    let bc = dir.join("lazy.mlirbc");
-    oracle::run(&[
-        "--emit-bytecode",
-        txt.to_str().unwrap(),
-        "-o",
-        bc.to_str().unwrap(),
-    ])
-    .expect("mlir-opt writes bytecode");
-    bc
-}
+use rmlir_tests::large::{build_lazy_bytecode, BLOB_BYTES};
+use rmlir_tests::oracle;
 
 #[test]
 fn listing_symbols_does_not_decode_function_bodies() {
     let dir = std::env::temp_dir().join(format!("rmlir-lazy-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let bc_path = build_input(&dir);
+    let bc_path = build_lazy_bytecode(&dir);
     let file = std::fs::File::open(&bc_path).unwrap();
     // SAFETY: read-only map of a file this test owns.
     let map = unsafe { memmap2::Mmap::map(&file) }.unwrap();

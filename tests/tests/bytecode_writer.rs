@@ -4,13 +4,15 @@
 //!
 //! * `v6-bytes`: compare with `v6.from-generic.mlirbc` (or `v6.mlirbc`)
 //!   byte for byte. Cases whose bytes need what the writer does not write
-//!   yet — use-list orders (`bc:uselist-orders`), or ops that mlir-opt
+//!   yet — ops that mlir-opt
 //!   registers and our op registry lacks (its test dialect and test
 //!   extensions: `test.*`, `transform.test_*`, whose custom attribute
 //!   encodings are the test dialect's too) — are counted and reported
 //!   separately, not asserted. The llvm and quant custom encodings
 //!   (`bc:dialect-custom-encoding`) are asserted, and their count is
 //!   reported;
+//! * `transcode`: mlir-opt's bytes read by us and written again are the
+//!   same bytes (not for the excluded categories);
 //! * `deterministic`: writing twice gives the same bytes;
 //! * `roundtrip`: our reader reads our bytes back and prints `generic.mlir`
 //!   (or, when our bytes are mlir-opt's, what mlir-opt prints for them:
@@ -25,7 +27,7 @@
 //!   `--emit-bytecode-version=N` of the same `generic.mlir`, or we refuse
 //!   with an error and mlir-opt's file indeed loses information (it does
 //!   not read back to `generic.mlir`). The excluded categories above are
-//!   excused (use-lists from v3).
+//!   excused.
 //!
 //! Plus two big generated modules of `large/` against the recorded sha256
 //! of mlir-opt's outputs.
@@ -68,12 +70,8 @@ fn manifest() -> BTreeMap<String, CaseInfo> {
 /// case belongs to (most specific first), empty for ordinary cases.
 fn excluded_categories(info: Option<&CaseInfo>, expected: &[u8]) -> Vec<&'static str> {
     let mut out = Vec::new();
-    let tag = |t: &str| info.is_some_and(|i| i.tags.iter().any(|x| x == t));
     if info.is_some_and(|i| i.op_dialects.iter().any(|d| d == "test")) || has_test_ops(expected) {
         out.push(TEST_OPS);
-    }
-    if tag(USELISTS) {
-        out.push(USELISTS);
     }
     out
 }
@@ -81,7 +79,6 @@ fn excluded_categories(info: Option<&CaseInfo>, expected: &[u8]) -> Vec<&'static
 const TEST_OPS: &str = "test-dialect ops";
 /// Reported apart (asserted like the main category).
 const CUSTOM: &str = "bc:dialect-custom-encoding";
-const USELISTS: &str = "bc:uselist-orders";
 
 /// Whether the file has ops that mlir-opt registered but our op registry
 /// does not know: those of mlir-opt's test dialect and its extensions
@@ -209,6 +206,19 @@ fn parse(case: &Path) -> Result<(rmlir_format::Module, Vec<u8>), String> {
 
 type Failures = Vec<(String, String, String)>;
 
+/// `transcode`: mlir-opt's bytes, read by our reader and written again,
+/// are the same bytes — every section, including the use-list orders our
+/// reader keeps from the file.
+fn transcode(expected: &[u8]) -> Result<(), String> {
+    let m = rmlir_reader::read_bytecode(expected).map_err(|e| format!("read: {e}"))?;
+    let again = write_bytecode(&m, &WriteOptions::default()).map_err(|e| format!("write: {e}"))?;
+    if again == expected {
+        Ok(())
+    } else {
+        Err(byte_diff(expected, &again))
+    }
+}
+
 #[test]
 fn corpus_v6_bytecode_matches_mlir_opt() {
     let known = known_failures("writer.tsv");
@@ -259,6 +269,11 @@ fn corpus_v6_bytecode_matches_mlir_opt() {
                 failures.push(("v6-bytes".into(), id.clone(), byte_diff(&expected, &ours)));
             }
         }
+        if categories.is_empty() {
+            if let Err(why) = transcode(&expected) {
+                failures.push(("transcode".into(), id.clone(), why));
+            }
+        }
         match write_bytecode(&m, &WriteOptions::default()) {
             Ok(again) if again == ours => {}
             _ => failures.push((
@@ -295,7 +310,7 @@ fn corpus_v6_bytecode_matches_mlir_opt() {
     }
     check(
         &known,
-        &["v6-bytes", "deterministic", "roundtrip"],
+        &["v6-bytes", "transcode", "deterministic", "roundtrip"],
         failures,
     );
 }
@@ -371,7 +386,7 @@ fn sample_case(case: &Path, tmp: &Path, categories: &[&str], counts: &Mutex<Coun
     };
     // Which comparisons the case's category excuses.
     let test_ops = categories.contains(&TEST_OPS);
-    let excused = |v: u64| test_ops || (categories.contains(&USELISTS) && v >= 3);
+    let excused = |_v: u64| test_ops;
     let read_back = std::fs::read(case.join("v6.read-back.mlir")).ok();
     let generic = case.join("generic.mlir");
     // mlir-opt reads our v6. It decodes the properties of the ops it
@@ -503,7 +518,7 @@ fn sampled_cases_against_mlir_opt_at_every_version() {
     println!("sample of {} cases:", cases.len());
     for (v, (p, n, x, r)) in counts.iter().enumerate() {
         println!(
-            "  v{v}: {p}/{n} identical to mlir-opt or correctly refused ({r} refused: mlir-opt's file loses data); {x} excused (use-lists, test ops)"
+            "  v{v}: {p}/{n} identical to mlir-opt or correctly refused ({r} refused: mlir-opt's file loses data); {x} excused (test ops)"
         );
     }
     let mut failures = failures.into_inner().unwrap();
@@ -526,9 +541,10 @@ fn sampled_cases_against_mlir_opt_at_every_version() {
 
 /// Big generated modules of `../shared/corpus/large`, checked against
 /// the sha256 of mlir-opt's outputs recorded in `large/timings.tsv`:
-/// `blob-64mib` (a 64 MiB resource, 64-byte alignment) byte for byte;
-/// `gen-5mb` has use-list orders (not written in phase 1), so there
-/// mlir-opt reads our bytes and must print its own generic text.
+/// `blob-64mib` (a 64 MiB resource, 64-byte alignment) and `gen-5mb`
+/// (written by the generator without default properties, with use-list
+/// orders) byte for byte; and mlir-opt reads our `gen-5mb` bytes and
+/// prints its own generic text.
 #[test]
 fn large_generated_modules_match_mlir_opt() {
     use sha2::{Digest, Sha256};
@@ -545,7 +561,7 @@ fn large_generated_modules_match_mlir_opt() {
             .unwrap_or_else(|| panic!("no {name}/{step} row in timings.tsv"))[7]
             .to_string()
     };
-    for (name, bytes_exact) in [("blob-64mib", true), ("gen-5mb", false)] {
+    for (name, reread) in [("blob-64mib", false), ("gen-5mb", true)] {
         let recipe: Vec<&str> = recipes
             .lines()
             .find(|l| l.starts_with(&format!("{name}\t")))
@@ -569,13 +585,12 @@ fn large_generated_modules_match_mlir_opt() {
         let t = std::time::Instant::now();
         let bc = write_bytecode(&m, &WriteOptions::default()).expect("writes");
         println!("{name}: {} bytes written in {:?}", bc.len(), t.elapsed());
-        if bytes_exact {
-            assert_eq!(
-                hex(&Sha256::digest(&bc)),
-                recorded(name, "text-to-bytecode"),
-                "{name}: bytes differ from mlir-opt's"
-            );
-        } else {
+        assert_eq!(
+            hex(&Sha256::digest(&bc)),
+            recorded(name, "text-to-bytecode"),
+            "{name}: bytes differ from mlir-opt's"
+        );
+        if reread {
             let p = std::env::temp_dir()
                 .join(format!("rmlir-writer-{}-{name}.mlirbc", std::process::id()));
             std::fs::write(&p, &bc).unwrap();

@@ -97,6 +97,7 @@ pub fn registry_data_from_json(text: &str) -> Result<RegistryData, String> {
             has_properties: op["write_properties"].as_bool().unwrap_or(false),
             fields_v5: fields(&op["v5"], &name)?,
             fields_v6: fields(&op["v6"], &name)?,
+            default_properties: op["default_properties"].as_str().map(String::from),
             name,
         });
     }

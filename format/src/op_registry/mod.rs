@@ -8,6 +8,8 @@
 mod json;
 mod model;
 
+use crate::attrs::AttrData;
+use crate::context::{AttrId, Context};
 pub use model::{Field, FieldKind, OpInfo, RegistryData};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -81,6 +83,35 @@ impl OpRegistry {
     pub fn is_empty(&self) -> bool {
         self.ops.is_empty()
     }
+}
+
+/// An op's properties as MLIR holds them after creating it (SPEC.md §7.1):
+/// its `defaults` (a dictionary), with every entry of `given` (the
+/// properties the input wrote, if any) replacing the default of the same
+/// name. Non-dictionary properties are kept as given.
+pub fn merge_default_properties(
+    ctx: &mut Context,
+    defaults: AttrId,
+    given: Option<AttrId>,
+) -> AttrId {
+    let Some(given) = given else {
+        return defaults;
+    };
+    let (AttrData::Dictionary(d), AttrData::Dictionary(g)) = (ctx.attr(defaults), ctx.attr(given))
+    else {
+        return given;
+    };
+    if d.iter().all(|(k, _)| g.iter().any(|(gk, _)| gk == k)) {
+        return given;
+    }
+    let mut merged = g.clone();
+    for (k, v) in d {
+        if !g.iter().any(|(gk, _)| gk == k) {
+            merged.push((k.clone(), *v));
+        }
+    }
+    merged.sort_by(|a, b| a.0.cmp(&b.0));
+    ctx.intern_attr(AttrData::Dictionary(merged))
 }
 
 #[cfg(test)]

@@ -54,6 +54,10 @@ pub struct OpInfo {
     pub fields_v5: Vec<Field>,
     /// Reads of `readProperties` at bytecode version 6.
     pub fields_v6: Vec<Field>,
+    /// The properties a new op starts with, as the text of a dictionary
+    /// attribute (SPEC.md §7.1); entries the input gives override them.
+    #[serde(default)]
+    pub default_properties: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]

@@ -10,6 +10,7 @@ use rmlir_format::bytecode::{
     op_mask, SectionId, VERSION_ELIDE_UNKNOWN_BLOCK_ARG_LOC, VERSION_LAZY_LOADING,
     VERSION_USE_LIST_ORDERING,
 };
+use rmlir_format::use_lists;
 use rmlir_format::*;
 use std::collections::HashMap;
 
@@ -32,6 +33,18 @@ struct Scope {
     /// Operands that still point at a placeholder.
     pending: Vec<(OpId, usize)>,
     replacements: HashMap<ValueId, ValueId>,
+    /// The first op read in this scope: its ops are `first_op..`.
+    first_op: usize,
+    /// Use-list orders read in this scope, applied when it closes.
+    use_lists: Vec<UseListEntry>,
+}
+
+/// One value's use-list order as written (SPEC.md §6.7.4).
+struct UseListEntry {
+    value: ValueId,
+    index_pairs: bool,
+    indices: Vec<u64>,
+    at: usize,
 }
 
 /// Where the values of the region being read go.
@@ -54,7 +67,7 @@ impl<'a> BytecodeReader<'a> {
         let top_block = self.module.new_block();
         let top_region = self.module.new_region();
         self.module.push_block(top_region, top_block);
-        let mut scope = Scope::default();
+        let mut scope = self.new_scope();
         let mut range = ValueRange {
             next: 0,
             end: usize::MAX,
@@ -79,7 +92,7 @@ impl<'a> BytecodeReader<'a> {
             regions,
             depth,
         } = l;
-        let mut scope = Scope::default();
+        let mut scope = self.new_scope();
         for region in regions {
             self.read_region(&mut r, region, &mut scope, 0, depth + 1)?;
         }
@@ -89,12 +102,85 @@ impl<'a> BytecodeReader<'a> {
         self.close_scope(scope, &r)
     }
 
+    fn new_scope(&self) -> Scope {
+        Scope {
+            first_op: self.module.ops.len(),
+            ..Scope::default()
+        }
+    }
+
     fn close_scope(&mut self, scope: Scope, r: &Reader<'a>) -> Result<()> {
         for (op, i) in scope.pending {
             let v = self.module.ops[op.index()].operands[i];
             match scope.replacements.get(&v) {
                 Some(&real) => self.module.ops[op.index()].operands[i] = real,
                 None => return r.err("not all forward unresolved forward operand references"),
+            }
+        }
+        if !scope.use_lists.is_empty() {
+            self.apply_use_lists(scope.first_op, scope.use_lists, r)?;
+        }
+        Ok(())
+    }
+
+    /// Records the scope's use-list orders in the module the way mlir-opt
+    /// applies them (SPEC.md §6.7.4): an entry of a value with fewer than
+    /// two uses is ignored; the index-pair form `(a, b)` sets position `a`
+    /// of an identity permutation to `b`; the result must be a permutation
+    /// of the value's uses.
+    fn apply_use_lists(
+        &mut self,
+        first_op: usize,
+        entries: Vec<UseListEntry>,
+        r: &Reader<'a>,
+    ) -> Result<()> {
+        let mut counts: HashMap<ValueId, usize> =
+            entries.iter().map(|e| (e.value, 0usize)).collect();
+        for op in &self.module.ops[first_op..] {
+            for v in &op.operands {
+                if let Some(c) = counts.get_mut(v) {
+                    *c += 1;
+                }
+            }
+        }
+        for e in entries {
+            let n = counts[&e.value];
+            if n < 2 {
+                continue;
+            }
+            let invalid = || {
+                Err(r.error_at(
+                    e.at,
+                    ErrorKind::Semantic,
+                    format!(
+                        "parsed use-list orders were invalid and could not be applied ({} for a value with {n} uses)",
+                        if e.index_pairs { "index pairs" } else { "an order" },
+                    ),
+                ))
+            };
+            let order: Vec<u32> = if e.index_pairs {
+                if e.indices.len() % 2 != 0 {
+                    return invalid();
+                }
+                let mut order: Vec<u32> = (0..n as u32).collect();
+                for pair in e.indices.chunks_exact(2) {
+                    match (order.get_mut(pair[0] as usize), u32::try_from(pair[1])) {
+                        (Some(slot), Ok(b)) => *slot = b,
+                        _ => return invalid(),
+                    }
+                }
+                order
+            } else {
+                match e.indices.iter().map(|&i| u32::try_from(i)).collect() {
+                    Ok(o) => o,
+                    Err(_) => return invalid(),
+                }
+            };
+            if !use_lists::is_permutation(&order, n) {
+                return invalid();
+            }
+            if !use_lists::is_identity(&order) {
+                self.module.use_list_orders.insert(e.value, order);
             }
         }
         Ok(())
@@ -185,7 +271,15 @@ impl<'a> BytecodeReader<'a> {
             if self.version >= VERSION_USE_LIST_ORDERING {
                 let flag = r.read_u8()?;
                 if flag != 0 {
-                    skip_use_list(r, n)?;
+                    let args = self.module.block(block).args.clone();
+                    for (i, index_pairs, indices, at) in read_use_list(r, n)? {
+                        scope.use_lists.push(UseListEntry {
+                            value: args[i],
+                            index_pairs,
+                            indices,
+                            at,
+                        });
+                    }
                 }
             }
         }
@@ -317,7 +411,30 @@ impl<'a> BytecodeReader<'a> {
                             .intern_attr(AttrData::Dictionary(Vec::new())),
                     };
                     let (props, rest) = self.split_inherent(dict, info);
-                    properties = props;
+                    properties = match &info.default_properties {
+                        // As MLIR: storage starts from the defaults, then
+                        // takes the inherent attributes the file has.
+                        Some(text) => {
+                            let at = r.offset();
+                            let d = crate::text::parse_attr_into(&mut self.module, text.as_bytes())
+                                .map_err(|e| {
+                                    r.error_at(
+                                        at,
+                                        ErrorKind::Semantic,
+                                        format!(
+                                            "the op registry's default properties of '{}' do not parse: {e}",
+                                            String::from_utf8_lossy(&name)
+                                        ),
+                                    )
+                                })?;
+                            Some(rmlir_format::op_registry::merge_default_properties(
+                                &mut self.module.ctx,
+                                d,
+                                props,
+                            ))
+                        }
+                        None => props,
+                    };
                     attributes = Some(rest);
                 }
             }
@@ -354,9 +471,13 @@ impl<'a> BytecodeReader<'a> {
                 }
             }
         }
-        if mask & op_mask::HAS_USE_LIST_ORDERS != 0 && self.version >= VERSION_USE_LIST_ORDERING {
-            skip_use_list(r, result_types.len())?;
-        }
+        let use_lists = if mask & op_mask::HAS_USE_LIST_ORDERS != 0
+            && self.version >= VERSION_USE_LIST_ORDERING
+        {
+            read_use_list(r, result_types.len())?
+        } else {
+            Vec::new()
+        };
         let mut num_regions = 0;
         let mut isolated = false;
         if mask & op_mask::HAS_INLINE_REGIONS != 0 {
@@ -387,6 +508,14 @@ impl<'a> BytecodeReader<'a> {
             scope.pending.push((op, i));
         }
         let first = self.module.op(op).first_result;
+        for (i, index_pairs, indices, at) in use_lists {
+            scope.use_lists.push(UseListEntry {
+                value: ValueId(first + i as u32),
+                index_pairs,
+                indices,
+                at,
+            });
+        }
         let n = result_types.len();
         if n > 0 && range.next + n > range.end {
             return r.err(format!(
@@ -415,7 +544,7 @@ impl<'a> BytecodeReader<'a> {
                     },
                 );
             } else if isolated {
-                let mut inner = Scope::default();
+                let mut inner = self.new_scope();
                 for region in regions {
                     self.read_region(r, region, &mut inner, 0, depth + 1)?;
                 }
@@ -462,9 +591,13 @@ impl BytecodeReader<'_> {
     }
 }
 
-/// Skips (after checking its shape) a use-list order block for a range of
+/// One value's raw use-list entry: `(index in the range, index-pair
+/// form, indices, offset)`.
+type RawUseList = (usize, bool, Vec<u64>, usize);
+
+/// Reads (after checking its shape) a use-list order block for a range of
 /// `range_size` values (SPEC.md §6.7.4).
-fn skip_use_list(r: &mut Reader<'_>, range_size: usize) -> Result<()> {
+fn read_use_list(r: &mut Reader<'_>, range_size: usize) -> Result<Vec<RawUseList>> {
     let entries = if range_size == 1 {
         1
     } else {
@@ -476,7 +609,9 @@ fn skip_use_list(r: &mut Reader<'_>, range_size: usize) -> Result<()> {
         }
         n
     };
+    let mut out = Vec::with_capacity(entries);
     for _ in 0..entries {
+        let mut index = 0;
         if range_size != 1 {
             let at = r.offset();
             let idx = r.read_varint()?;
@@ -486,13 +621,16 @@ fn skip_use_list(r: &mut Reader<'_>, range_size: usize) -> Result<()> {
                     format!("use-list index {idx} outside a range of {range_size} values"),
                 );
             }
+            index = idx as usize;
         }
         let at = r.offset();
-        let (len, _pair) = r.read_varint_flag()?;
+        let (len, pairs) = r.read_varint_flag()?;
         let len = r.check_count(len, 1, "use-list", at)?;
+        let mut indices = Vec::with_capacity(len);
         for _ in 0..len {
-            r.read_varint()?;
+            indices.push(r.read_varint()?);
         }
+        out.push((index, pairs, indices, at));
     }
-    Ok(())
+    Ok(out)
 }

@@ -8,8 +8,9 @@ use crate::error::{Error, ErrorKind, Position, Result};
 use num_bigint::{BigInt, Sign};
 use num_traits::{One, Zero};
 use rmlir_format::float::{self, FloatKind};
+use rmlir_format::op_registry::OpRegistry;
 use rmlir_format::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 mod attr_parser;
 mod dense_parser;
@@ -127,6 +128,12 @@ struct Parser<'a> {
     names: HashMap<Vec<u8>, NameEntry>,
     scope_defs: Vec<Vec<Vec<u8>>>,
     replacements: HashMap<ValueId, ValueId>,
+    /// Operand slots that named their value before its definition: MLIR
+    /// orders their uses differently (SPEC.md §2.8).
+    forward_uses: HashSet<(OpId, u32)>,
+    registry: &'static OpRegistry,
+    /// Each op name's default properties, parsed on first use.
+    default_props: HashMap<OpNameId, Option<AttrId>>,
     block_scopes: Vec<BlockScope>,
     distinct: HashMap<u64, (u32, AttrId)>,
     unit_attr: AttrId,
@@ -153,6 +160,9 @@ impl<'a> Parser<'a> {
             names: HashMap::new(),
             scope_defs: vec![Vec::new()],
             replacements: HashMap::new(),
+            forward_uses: HashSet::new(),
+            registry: OpRegistry::default_ref(),
+            default_props: HashMap::new(),
             block_scopes: Vec::new(),
             distinct: HashMap::new(),
             unit_attr,
@@ -390,6 +400,10 @@ impl<'a> Parser<'a> {
             col: 0,
         });
         self.m.set_top_level(top_region, top_block, loc);
+        let forward = std::mem::take(&mut self.forward_uses);
+        self.m.use_list_orders = rmlir_format::use_lists::text_parser_orders(&self.m, |op, i| {
+            !forward.is_empty() && forward.contains(&(op, i))
+        });
         Ok(())
     }
 
@@ -477,10 +491,11 @@ impl<'a> Parser<'a> {
         }
         if !self.replacements.is_empty() {
             let reps = std::mem::take(&mut self.replacements);
-            for op in &mut self.m.ops {
-                for v in &mut op.operands {
+            for (op, o) in self.m.ops.iter_mut().enumerate() {
+                for (i, v) in o.operands.iter_mut().enumerate() {
                     if let Some(&r) = reps.get(v) {
                         *v = r;
+                        self.forward_uses.insert((OpId(op as u32), i as u32));
                     }
                 }
             }
@@ -712,6 +727,7 @@ impl<'a> Parser<'a> {
             operand_ids.push(self.resolve_value_use(name, *idx, *at, ty)?);
         }
 
+        let properties = self.with_default_properties(name_id, properties, op_start)?;
         let loc_placeholder = self.m.ctx.intern_attr(AttrData::UnknownLoc);
         let op = self.m.new_op(
             name_id,
@@ -740,6 +756,52 @@ impl<'a> Parser<'a> {
         }
         self.leave();
         Ok(op)
+    }
+
+    /// A registered op starts from its default properties (SPEC.md §7.1);
+    /// the entries written in the input override them one by one.
+    fn with_default_properties(
+        &mut self,
+        name: OpNameId,
+        given: Option<AttrId>,
+        at: usize,
+    ) -> Result<Option<AttrId>> {
+        let defaults = match self.default_props.get(&name) {
+            Some(&d) => d,
+            None => {
+                let info = self.registry.get(self.m.op_names.get(name));
+                let d = match info.and_then(|i| i.default_properties.as_deref()) {
+                    Some(text) => {
+                        let mut m = std::mem::take(&mut self.m);
+                        let r = parse_attr_into(&mut m, text.as_bytes());
+                        self.m = m;
+                        match r {
+                            Ok(a) => Some(a),
+                            Err(e) => {
+                                return self.err_at(
+                                    at,
+                                    format!(
+                                        "the op registry's default properties of '{}' do not parse: {e}",
+                                        lossy(self.m.op_names.get(name))
+                                    ),
+                                )
+                            }
+                        }
+                    }
+                    None => None,
+                };
+                self.default_props.insert(name, d);
+                d
+            }
+        };
+        Ok(match defaults {
+            Some(d) => Some(rmlir_format::op_registry::merge_default_properties(
+                &mut self.m.ctx,
+                d,
+                given,
+            )),
+            None => given,
+        })
     }
 
     fn parse_trailing_loc(&mut self, target: LocTarget) -> Result<()> {

@@ -19,6 +19,7 @@ mod numbering;
 mod properties;
 mod sections;
 mod text_entry;
+mod use_list_orders;
 
 use encoder::{header, Encoder};
 use numbering::Numbering;
@@ -27,6 +28,7 @@ use rmlir_format::op_registry::OpRegistry;
 use rmlir_format::*;
 use sections::{IrWriter, PropertiesTable, Strings};
 use std::fmt;
+use use_list_orders::UseListOrders;
 
 /// Options of [`write_bytecode`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,6 +182,7 @@ pub fn write_bytecode(m: &Module, opts: &WriteOptions) -> Result<Vec<u8>, WriteE
             num: &mut num,
             strings: &mut strings,
             props: PropertiesTable::default(),
+            use_lists: UseListOrders::new(m),
         };
         let ir = w.section()?;
         (ir, w.props)

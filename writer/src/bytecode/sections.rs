@@ -8,6 +8,7 @@ use super::interner::AttrRef;
 use super::numbering::{builtin_blob, Numbering};
 use super::properties::{self, OpProps};
 use super::text_entry;
+use super::use_list_orders::UseListOrders;
 use super::WriteError;
 use rmlir_format::bytecode::op_mask;
 use rmlir_format::bytecode::{
@@ -270,6 +271,7 @@ pub struct IrWriter<'a, 'm> {
     pub num: &'a mut Numbering<'m>,
     pub strings: &'a mut Strings,
     pub props: PropertiesTable,
+    pub use_lists: UseListOrders<'m>,
 }
 
 impl IrWriter<'_, '_> {
@@ -310,6 +312,15 @@ impl IrWriter<'_, '_> {
         if !o.regions.is_empty() {
             mask |= op_mask::HAS_INLINE_REGIONS;
         }
+        let use_lists = if v >= VERSION_USE_LIST_ORDERING && o.num_results > 0 {
+            let results: Vec<ValueId> = o.results().collect();
+            self.use_lists.encode(&results)
+        } else {
+            None
+        };
+        if use_lists.is_some() {
+            mask |= op_mask::HAS_USE_LIST_ORDERS;
+        }
         e.varint(u64::from(self.num.op_name_index[o.name.index()]));
         e.byte(mask);
         e.varint(self.num.attr_idx(o.loc));
@@ -347,6 +358,9 @@ impl IrWriter<'_, '_> {
             for &b in &o.successors {
                 e.varint(u64::from(self.num.block_index[b.index()]));
             }
+        }
+        if let Some(u) = use_lists {
+            e.raw(&u.bytes);
         }
         if !o.regions.is_empty() {
             let isolated = self.num.isolated[op.index()];
@@ -423,8 +437,13 @@ impl IrWriter<'_, '_> {
                 }
             }
             if v >= VERSION_USE_LIST_ORDERING {
-                // No use-list orders (the IR does not record them yet).
-                e.byte(0);
+                match self.use_lists.encode(&blk.args) {
+                    Some(u) => {
+                        e.byte(op_mask::HAS_USE_LIST_ORDERS);
+                        e.raw(&u.bytes);
+                    }
+                    None => e.byte(0),
+                }
             }
         }
         for &op in &blk.ops {

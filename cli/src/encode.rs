@@ -1,0 +1,46 @@
+//! `rmlir-bc encode` and `rmlir-bc convert`: write bytecode (optionally in
+//! a zstd frame) from text or bytecode.
+
+use crate::compress::{self, Compression};
+use crate::input::Input;
+use crate::load::Loaded;
+use crate::progress::Progress;
+use crate::{input, load, output};
+use std::path::Path;
+
+/// The producer string mlir-opt 22 writes.
+pub const DEFAULT_PRODUCER: &str = "MLIR22.1.8";
+
+pub fn write(
+    inp: &Input,
+    loaded: &Loaded,
+    version: u64,
+    producer: String,
+    compression: Compression,
+    progress: &mut Progress,
+) -> Result<Vec<u8>, String> {
+    progress.phase("writing bytecode");
+    let opts = rmlir_writer::WriteOptions { version, producer };
+    let bytes = rmlir_writer::write_bytecode(&loaded.module, &opts)
+        .map_err(|e| format!("{}: {e}", inp.name))?;
+    match compression {
+        Compression::None => Ok(bytes),
+        Compression::Zstd => compress::compress(&bytes, progress),
+    }
+}
+
+pub fn run(
+    input: &Path,
+    output: Option<&Path>,
+    version: u64,
+    producer: String,
+    compression: Compression,
+    progress: &mut Progress,
+) -> Result<(), String> {
+    output::refuse_binary_to_terminal(output)?;
+    let inp = input::read_input(input, progress)?;
+    let loaded = load::load(&inp, progress)?;
+    let bytes = write(&inp, &loaded, version, producer, compression, progress)?;
+    progress.finish();
+    output::write_output(output, &bytes)
+}

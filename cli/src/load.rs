@@ -1,0 +1,65 @@
+//! The reading core every command shares: text or bytecode, told apart by
+//! the bytecode magic (after zstd decompression, see `input.rs`).
+
+use crate::input::Input;
+use crate::progress::Progress;
+use rmlir_format::Module;
+use rmlir_reader::BytecodeReader;
+
+/// What a bytecode input's header said.
+pub struct BytecodeHeader {
+    pub version: u64,
+    pub producer: String,
+}
+
+pub struct Loaded {
+    pub module: Module,
+    /// `None` for text input.
+    pub header: Option<BytecodeHeader>,
+    /// Lazily loaded region groups that were materialized.
+    pub bodies_materialized: usize,
+}
+
+/// Reads the whole module, materializing every lazily loaded region.
+pub fn load(inp: &Input, progress: &mut Progress) -> Result<Loaded, String> {
+    if !inp.is_bytecode() {
+        progress.phase("parsing text");
+        let module =
+            rmlir_reader::parse_module(inp.data(), &inp.name).map_err(|e| e.to_string())?;
+        return Ok(Loaded {
+            module,
+            header: None,
+            bodies_materialized: 0,
+        });
+    }
+    let at = |e: rmlir_reader::Error| format!("{}: {e}", inp.name);
+    let mut r = BytecodeReader::open_shared(&inp.bytes).map_err(at)?;
+    let header = BytecodeHeader {
+        version: r.version(),
+        producer: String::from_utf8_lossy(r.producer()).into_owned(),
+    };
+    materialize_all(&mut r, progress).map_err(at)?;
+    let bodies_materialized = r.stats().lazy_bodies_decoded;
+    Ok(Loaded {
+        module: r.into_module(),
+        header: Some(header),
+        bodies_materialized,
+    })
+}
+
+/// `BytecodeReader::materialize_all`, one body at a time so the progress
+/// bar can count them (materializing a body may reveal nested ones).
+pub fn materialize_all(
+    r: &mut BytecodeReader<'_>,
+    progress: &mut Progress,
+) -> rmlir_reader::Result<()> {
+    let mut done = 0;
+    loop {
+        let next = r.pending().next();
+        let Some(op) = next else { break };
+        r.materialize(op)?;
+        done += 1;
+        progress.items("materializing regions", done, || done + r.pending().count());
+    }
+    Ok(())
+}
