@@ -985,10 +985,8 @@ mod quant {
                 storage(space, &mut c, &mut v)?;
                 if c.eat(":") {
                     v.expressed = Some(ty(space, &mut c)?);
-                    "AnyQuantizedType"
-                } else {
-                    "AnyQuantizedType "
                 }
+                "AnyQuantizedType"
             }
             "uniform" => {
                 storage(space, &mut c, &mut v)?;
@@ -1047,16 +1045,11 @@ mod quant {
         if !c.eat(">") || !c.at_end() {
             return None;
         }
-        // `any` without an expressed type has a kind of its own: the one
-        // whose steps do not read `expressedType`.
-        let (class, with_expressed) = match class.strip_suffix(' ') {
-            Some(cl) => (cl, false),
-            None => (class, true),
-        };
+        // The kind whose steps read exactly the fields present: `any`
+        // without an expressed type has a kind of its own.
         let kind = kinds.iter().find(|k| {
             k.class == class
-                && (class != "AnyQuantizedType"
-                    || k.steps.iter().any(|s| s.name == "expressedType") == with_expressed)
+                && k.steps.iter().any(|s| s.name == "expressedType") == v.expressed.is_some()
         })?;
         let fields = kind
             .steps
