@@ -110,30 +110,34 @@ pub const ATTR_ALIASES: &[(&str, &str, &str)] = &[
 ];
 
 /// Parameters that a dialect prints "stripped" (`file = <…>` instead of
-/// `file = #llvm.di_file<…>`): `(dialect, attribute mnemonic, parameter)`
-/// → the nested attribute's mnemonic. From `format/data/stripped-params.tsv`
-/// (generated from LLVMAttrDefs.td by tools/dialect-encodings/gen.py);
-/// list-valued parameters are not included.
-pub fn stripped_param(dialect: &str, attr: &str, param: &str) -> Option<&'static str> {
-    static TABLE: std::sync::OnceLock<Vec<(&'static str, &'static str, &'static str)>> =
-        std::sync::OnceLock::new();
+/// `file = #llvm.di_file<…>`): `(dialect, attribute or type mnemonic,
+/// parameter)` → the nested attribute's mnemonic and whether the parameter
+/// is a list (`parallelAccesses = <…>, <…>`). A positional parameter is
+/// named `#N` (`!sparse_tensor.iter_space<<{…}>, lvls = 0>` has `#0`).
+/// From `format/data/stripped-params.tsv` (generated from the dialects'
+/// ODS definitions by tools/dialect-encodings/gen.py).
+pub fn stripped_param_info(dialect: &str, attr: &str, param: &str) -> Option<(&'static str, bool)> {
+    type Row = (&'static str, &'static str, &'static str, &'static str, bool);
+    static TABLE: std::sync::OnceLock<Vec<Row>> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
         include_str!("../data/stripped-params.tsv")
             .lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
             .filter_map(|l| {
                 let f: Vec<&'static str> = l.split('\t').collect();
-                (f.len() >= 4 && f[3] == "single").then(|| (f[0], f[1], f[2]))
+                (f.len() >= 5).then(|| (f[0], f[1], f[2], f[3], f[4] == "list"))
             })
             .collect()
     });
-    if dialect != "llvm" {
-        return None;
-    }
     table
         .iter()
-        .find(|(a, p, _)| *a == attr && *p == param)
-        .map(|(_, _, n)| *n)
+        .find(|(d, a, p, _, _)| *d == dialect && *a == attr && *p == param)
+        .map(|(_, _, _, n, list)| (*n, *list))
+}
+
+/// [`stripped_param_info`] of a single-valued parameter.
+pub fn stripped_param(dialect: &str, attr: &str, param: &str) -> Option<&'static str> {
+    stripped_param_info(dialect, attr, param).and_then(|(n, list)| (!list).then_some(n))
 }
 
 pub fn attr_alias(dialect: &str, mnemonic: &str) -> Option<&'static str> {

@@ -37,6 +37,16 @@ MLIR_OPT = os.environ.get("RMLIR_MLIR_OPT", "/usr/lib/llvm-22/bin/mlir-opt")
 OUT = os.path.join(ROOT, "format/src/dialect_encodings/generated.rs")
 DWARF_CACHE = os.path.join(ROOT, "format/data/llvm-dwarf-names.tsv")
 STRIPPED_OUT = os.path.join(ROOT, "format/data/stripped-params.tsv")
+# Dialects whose ODS types print a nested attribute of their own dialect
+# stripped as a positional parameter (`$encoding` right after `<` in a
+# declarative assembly format): (dialect, types .td, attributes .td).
+POSITIONAL_TDS = [
+    (
+        "sparse_tensor",
+        INC + "/Dialect/SparseTensor/IR/SparseTensorTypes.td",
+        INC + "/Dialect/SparseTensor/IR/SparseTensorAttrDefs.td",
+    ),
+]
 
 DIALECT_INCS = [
     ("llvm", INC + "/Dialect/LLVMIR/LLVMDialectBytecode.cpp.inc"),
@@ -744,6 +754,41 @@ def stripped_params(defs):
     return rows
 
 
+def positional_stripped():
+    """Rows (dialect, mnemonic, "#0", nested mnemonic, "single") for ODS
+    types whose assembly format starts with `<` and a parameter whose type
+    is an attribute definition of the same dialect: ODS prints it with
+    `printStrippedAttrOrType` (not `qualified(...)`), so `<{...}>`."""
+    rows = []
+    for dialect, types_td, attrs_td in POSITIONAL_TDS:
+        attrs = strip_comments(open(attrs_td).read())
+        attr_mnemonics = {}
+        starts = list(re.finditer(r"^def (\w+)\s*:", attrs, re.M))
+        for i, m in enumerate(starts):
+            end = starts[i + 1].start() if i + 1 < len(starts) else len(attrs)
+            mm = re.search(r'let mnemonic = "(\w+)";', attrs[m.start() : end])
+            if mm:
+                attr_mnemonics[m.group(1)] = mm.group(1)
+        types = strip_comments(open(types_td).read())
+        starts = list(re.finditer(r"^def (\w+)\s*:", types, re.M))
+        for i, m in enumerate(starts):
+            end = starts[i + 1].start() if i + 1 < len(starts) else len(types)
+            body = types[m.start() : end]
+            mn = re.search(r'let mnemonic = "(\w+)";', body)
+            fmt = re.search(r'let assemblyFormat\s*=\s*"(.*?)";', body, re.S)
+            pm = re.search(r"let parameters = \(ins(.*?)\);", body, re.S)
+            if not (mn and fmt and pm):
+                continue
+            params = {}
+            for p in split_top(pm.group(1)):
+                ty, name = p.rsplit(":", 1)
+                params[name.strip().lstrip("$")] = ty.strip().strip('"')
+            first = re.match(r"\s*`<`\s*\$(\w+)", fmt.group(1))
+            if first and params.get(first.group(1)) in attr_mnemonics:
+                rows.append((dialect, mn.group(1), "#0", attr_mnemonics[params[first.group(1)]], "single"))
+    return rows
+
+
 def main():
     refresh = "--refresh-dwarf" in sys.argv[1:]
     kinds_by_dialect = [(d, parse_bytecode_inc(p)) for d, p in DIALECT_INCS]
@@ -752,11 +797,14 @@ def main():
     dwarf = dwarf_tables(dict(kinds_by_dialect)["llvm"]["Attribute"], refresh)
     text = emit(kinds_by_dialect, defs, enums, dwarf)
     with open(STRIPPED_OUT, "w") as f:
-        f.write("# llvm attribute parameters that mlir-opt 22 prints stripped (`file = <...>`\n")
+        f.write("# Dialect attribute/type parameters that mlir-opt 22 prints stripped (`file = <...>`\n")
         f.write("# instead of `file = #llvm.di_file<...>`; an alias replaces either form), from\n")
-        f.write("# LLVMAttrDefs.td by tools/dialect-encodings/gen.py. Columns: attribute mnemonic,\n")
-        f.write("# parameter, mnemonic of the nested llvm attribute, single or list.\n")
+        f.write("# LLVMAttrDefs.td and the POSITIONAL_TDS of tools/dialect-encodings/gen.py.\n")
+        f.write("# Columns: dialect, attribute/type mnemonic, parameter (`#N`: the N-th positional\n")
+        f.write("# parameter), mnemonic of the nested attribute (same dialect), single or list.\n")
         for row in stripped_params(defs):
+            f.write("\t".join(("llvm",) + row) + "\n")
+        for row in positional_stripped():
             f.write("\t".join(row) + "\n")
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:

@@ -173,8 +173,11 @@ impl<'p> Cur<'p> {
         }
     }
 
+    /// Whether only whitespace is left.
     fn at_end(&self) -> bool {
-        self.pos >= self.items.len()
+        self.items[self.pos.min(self.items.len())..]
+            .iter()
+            .all(|i| matches!(i, It::B(b) if b.is_ascii_whitespace()))
     }
 
     fn peek(&self) -> Option<It> {
@@ -188,24 +191,34 @@ impl<'p> Cur<'p> {
         }
     }
 
-    fn rest_starts_with(&self, s: &str) -> bool {
-        let b = s.as_bytes();
-        self.items.len() >= self.pos + b.len()
-            && b.iter()
-                .zip(&self.items[self.pos..])
-                .all(|(x, y)| *y == It::B(*x))
-    }
-
-    fn eat(&mut self, s: &str) -> bool {
-        if self.rest_starts_with(s) {
-            self.pos += s.len();
-            true
-        } else {
-            false
+    /// Whitespace is insignificant between tokens, as for MLIR's parsers
+    /// (mlir-opt prints single spaces; hand-written text may not).
+    fn skip_ws(&mut self) {
+        while self.peek_byte().is_some_and(|b| b.is_ascii_whitespace()) {
+            self.pos += 1;
         }
     }
 
+    /// Consumes the punctuation/keywords of `s` (its spaces stand for
+    /// optional whitespace), or nothing.
+    fn eat(&mut self, s: &str) -> bool {
+        let save = self.pos;
+        for b in s.bytes() {
+            if b == b' ' {
+                continue;
+            }
+            self.skip_ws();
+            if self.peek() != Some(It::B(b)) {
+                self.pos = save;
+                return false;
+            }
+            self.pos += 1;
+        }
+        true
+    }
+
     fn ident(&mut self) -> Option<String> {
+        self.skip_ws();
         let start = self.pos;
         while let Some(b) = self.peek_byte() {
             if b.is_ascii_alphanumeric() || b == b'_' {
@@ -229,22 +242,17 @@ impl<'p> Cur<'p> {
     }
 
     /// Whether the cursor is at `ident = ` (the next struct parameter).
-    fn at_param(&self) -> bool {
-        let mut p = self.pos;
-        let start = p;
-        while let Some(It::B(b)) = self.items.get(p) {
-            if b.is_ascii_alphanumeric() || *b == b'_' {
-                p += 1;
-            } else {
-                break;
-            }
-        }
-        p > start && self.items.get(p..p + 3) == Some(&[It::B(b' '), It::B(b'='), It::B(b' ')][..])
+    fn at_param(&mut self) -> bool {
+        let save = self.pos;
+        let found = self.ident().is_some() && self.eat("=") && !self.eat("=");
+        self.pos = save;
+        found
     }
 
     /// Text up to a `,`, `>`, `]`, `)` or `}` outside brackets and quotes,
     /// or `None` when a nested reference comes first.
     fn token(&mut self) -> Option<String> {
+        self.skip_ws();
         let start = self.pos;
         let mut depth = 0usize;
         while let Some(it) = self.peek() {
@@ -263,7 +271,7 @@ impl<'p> Cur<'p> {
             }
             self.pos += 1;
         }
-        (self.pos > start).then(|| self.text(start, self.pos))
+        (self.pos > start).then(|| self.text(start, self.pos).trim_end().to_string())
     }
 
     /// A string literal, unescaped as MLIR's lexer does.
@@ -305,6 +313,7 @@ impl<'p> Cur<'p> {
 
     /// A nested reference at the cursor.
     fn piece(&mut self) -> Option<&'p BodyPiece> {
+        self.skip_ws();
         match self.peek() {
             Some(It::P(i)) => {
                 self.pos += 1;
@@ -316,6 +325,7 @@ impl<'p> Cur<'p> {
 
     /// The items of a balanced `<…>` group at the cursor, as pieces.
     fn group(&mut self) -> Option<Vec<BodyPiece>> {
+        self.skip_ws();
         if self.peek_byte() != Some(b'<') {
             return None;
         }
@@ -818,6 +828,150 @@ mod quant {
         zeros: Vec<i64>,
         cal_min: u64,
         cal_max: u64,
+        dims: Vec<i64>,
+        block_sizes: Vec<i64>,
+        scales_attr: Option<AttrId>,
+        zeros_attr: Option<AttrId>,
+    }
+
+    /// A level of a sub-channel type's nested parameters.
+    enum Node {
+        List(Vec<Node>),
+        Leaf(String, BigInt),
+    }
+
+    fn nested(c: &mut Cur<'_>, depth: usize) -> Option<Node> {
+        if depth > 64 {
+            return None;
+        }
+        if !c.eat("{") {
+            let s = number(c, b':')?;
+            let z = if c.eat(":") {
+                number(c, b':')?.parse().ok()?
+            } else {
+                BigInt::from(0)
+            };
+            return Some(Node::Leaf(s, z));
+        }
+        let mut items = Vec::new();
+        loop {
+            items.push(nested(c, depth + 1)?);
+            if c.eat("}") {
+                return Some(Node::List(items));
+            }
+            if !c.eat(", ") {
+                return None;
+            }
+        }
+    }
+
+    /// The shape of a regular nesting, and its leaves in order.
+    fn flatten<'n>(
+        n: &'n Node,
+        shape: &mut Vec<i64>,
+        depth: usize,
+        out: &mut Vec<(&'n str, &'n BigInt)>,
+    ) -> Option<()> {
+        match n {
+            Node::Leaf(s, z) => {
+                if depth != shape.len() {
+                    return None;
+                }
+                out.push((s, z));
+            }
+            Node::List(items) => {
+                match shape.get(depth) {
+                    Some(&d) if d != items.len() as i64 => return None,
+                    Some(_) => {}
+                    None if depth == shape.len() && out.is_empty() => {
+                        shape.push(items.len() as i64)
+                    }
+                    None => return None,
+                }
+                for i in items {
+                    flatten(i, shape, depth + 1, out)?;
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// `{d:s, …}, {{s:z, …}, …}>` after `storage:expressed:`: the quantized
+    /// dimensions and block sizes, and the scales and zero points as the
+    /// dense tensors MLIR keeps (scales of the expressed type, zero points
+    /// of the storage type, shaped as the nesting; splat when all equal).
+    fn sub_channel(space: &mut AttrSpace<'_>, c: &mut Cur<'_>, v: &mut Vals) -> Option<()> {
+        loop {
+            v.dims.push(number(c, b':')?.parse::<i32>().ok()?.into());
+            if !c.eat(":") {
+                return None;
+            }
+            v.block_sizes.push(number(c, b':')?.parse().ok()?);
+            if c.eat("}") {
+                break;
+            }
+            if !c.eat(", ") {
+                return None;
+            }
+        }
+        if !c.eat(", ") {
+            return None;
+        }
+        let tree = nested(c, 0)?;
+        let mut shape = Vec::new();
+        let mut leaves = Vec::new();
+        flatten(&tree, &mut shape, 0, &mut leaves)?;
+        if leaves.is_empty() {
+            return None;
+        }
+        let expressed = v.expressed?;
+        let storage = v.storage?;
+        let TypeData::Float(kind) = space.ty(expressed).clone() else {
+            return None;
+        };
+        let TypeData::Integer { width, .. } = space.ty(storage).clone() else {
+            return None;
+        };
+        let fbytes = (kind.bit_width() as usize).div_ceil(8);
+        let ibytes = (width as usize).div_ceil(8);
+        let mut scales: Vec<Vec<u8>> = Vec::with_capacity(leaves.len());
+        let mut zeros: Vec<Vec<u8>> = Vec::with_capacity(leaves.len());
+        for (st, z) in &leaves {
+            let bits = match st.strip_prefix("0x") {
+                Some(hex) => u128::from_str_radix(hex, 16).ok()?,
+                None => parse_mlir_float(kind, st).ok()?,
+            };
+            scales.push(bits.to_le_bytes()[..fbytes].to_vec());
+            // Sign-extended to whole bytes, as MLIR stores the zero points.
+            let words = crate::bytecode::entries::int_words(z, (ibytes * 8) as u32);
+            let mut b: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            b.truncate(ibytes);
+            zeros.push(b);
+        }
+        let mut dense = |elem: TypeId, elems: Vec<Vec<u8>>| {
+            let ty = space.intern_type(TypeData::RankedTensor {
+                shape: shape.clone(),
+                elem,
+                encoding: None,
+            });
+            let splat = elems.iter().all(|e| *e == elems[0]);
+            let data: Vec<u8> = if splat {
+                elems[0].clone()
+            } else {
+                elems.concat()
+            };
+            let a = space.intern(AttrData::DenseIntOrFp {
+                ty,
+                splat,
+                data: data.into(),
+            });
+            // MLIR's storage of the values: sign-extended to whole bytes.
+            space.mark_raw_dense(a);
+            a
+        };
+        v.scales_attr = Some(dense(expressed, scales));
+        v.zeros_attr = Some(dense(storage, zeros));
+        Some(())
     }
 
     pub fn encode(
@@ -836,10 +990,8 @@ mod quant {
                 storage(space, &mut c, &mut v)?;
                 if c.eat(":") {
                     v.expressed = Some(ty(space, &mut c)?);
-                    "AnyQuantizedType"
-                } else {
-                    "AnyQuantizedType "
                 }
+                "AnyQuantizedType"
             }
             "uniform" => {
                 storage(space, &mut c, &mut v)?;
@@ -847,9 +999,11 @@ mod quant {
                     return None;
                 }
                 v.expressed = Some(ty(space, &mut c)?);
-                if c.eat(":") {
-                    // Per axis (a dimension) or sub-channel (`{…}`, not
-                    // rebuilt: it refers to dense tensors).
+                if c.eat(":{") {
+                    sub_channel(space, &mut c, &mut v)?;
+                    "UniformQuantizedSubChannelType"
+                } else if c.eat(":") {
+                    // Per axis: a dimension, then the parameters.
                     v.dim = c.token()?.parse::<u32>().ok()?.into();
                     if !c.eat(", {") {
                         return None;
@@ -896,16 +1050,11 @@ mod quant {
         if !c.eat(">") || !c.at_end() {
             return None;
         }
-        // `any` without an expressed type has a kind of its own: the one
-        // whose steps do not read `expressedType`.
-        let (class, with_expressed) = match class.strip_suffix(' ') {
-            Some(cl) => (cl, false),
-            None => (class, true),
-        };
+        // The kind whose steps read exactly the fields present: `any`
+        // without an expressed type has a kind of its own.
         let kind = kinds.iter().find(|k| {
             k.class == class
-                && (class != "AnyQuantizedType"
-                    || k.steps.iter().any(|s| s.name == "expressedType") == with_expressed)
+                && k.steps.iter().any(|s| s.name == "expressedType") == v.expressed.is_some()
         })?;
         let fields = kind
             .steps
@@ -932,6 +1081,10 @@ mod quant {
             ("zeroPoints", Read::ListSignedVarInt) => Field::Ss(v.zeros.clone()),
             ("min", Read::F64) => Field::F64(v.cal_min),
             ("max", Read::F64) => Field::F64(v.cal_max),
+            ("quantizedDimensions", Read::ListSignedVarInt) => Field::Ss(v.dims.clone()),
+            ("blockSizes", Read::ListSignedVarInt) => Field::Ss(v.block_sizes.clone()),
+            ("scales", Read::Attr) => Field::Attr(v.scales_attr?),
+            ("zeroPoints", Read::Attr) => Field::Attr(v.zeros_attr?),
             _ => return None,
         })
     }
@@ -971,6 +1124,7 @@ mod quant {
 
     /// Text up to `stop` (or a token end).
     fn number(c: &mut Cur<'_>, stop: u8) -> Option<String> {
+        c.skip_ws();
         let start = c.pos;
         while let Some(b) = c.peek_byte() {
             if b == stop || matches!(b, b',' | b'>' | b'}') {
@@ -978,7 +1132,7 @@ mod quant {
             }
             c.pos += 1;
         }
-        (c.pos > start).then(|| c.text(start, c.pos))
+        (c.pos > start).then(|| c.text(start, c.pos).trim_end().to_string())
     }
 
     /// `scale[:zeroPoint]`.

@@ -37,6 +37,11 @@ pub trait Sink {
     fn type_bits(&self, _t: TypeId) -> u32 {
         64
     }
+    /// The data of a type the writer synthesized (`None`: ask the
+    /// context).
+    fn local_type(&self, _t: TypeId) -> Option<TypeData> {
+        None
+    }
 }
 
 /// The dialect whose group an attribute entry belongs to.
@@ -100,8 +105,9 @@ fn float_code(k: FloatKind) -> Option<u64> {
 }
 
 /// Writes a builtin attribute's encoding; the caller checked
-/// [`attr_has_encoding`].
-pub fn write_attr<S: Sink>(s: &mut S, ctx: &Context, d: &AttrData) {
+/// [`attr_has_encoding`]. `raw`: a dense attribute's bytes are written as
+/// they are (no padding bits cleared).
+pub fn write_attr<S: Sink>(s: &mut S, ctx: &Context, d: &AttrData, raw: bool) {
     match d {
         AttrData::Array(elems) => {
             s.varint(acode::ARRAY);
@@ -237,11 +243,11 @@ pub fn write_attr<S: Sink>(s: &mut S, ctx: &Context, d: &AttrData) {
             s.blob(data);
         }
         AttrData::DenseIntOrFp { ty, splat, data } => {
-            s.varint(acode::DENSE_INT_OR_FP_ELEMENTS);
-            s.ty(*ty);
-            let elem = ctx.ty(*ty).element_type();
-            let is_i1 =
-                elem.is_some_and(|e| matches!(ctx.ty(e), TypeData::Integer { width: 1, .. }));
+            let type_of = |t: TypeId| s.local_type(t).unwrap_or_else(|| ctx.ty(t).clone());
+            let tdata = type_of(*ty);
+            let elem = tdata.element_type();
+            let elem_data = elem.map(type_of);
+            let is_i1 = matches!(elem_data, Some(TypeData::Integer { width: 1, .. }));
             // Integers whose width is not a whole number of bytes: MLIR
             // stores parsed literal elements with zero padding bits (`i4 -1`
             // is `0f`), while our parser sign-extends them; hex data it
@@ -249,13 +255,17 @@ pub fn write_attr<S: Sink>(s: &mut S, ctx: &Context, d: &AttrData) {
             // shows literals (a splat, or at most 100 elements) and kept
             // where it shows hex — the storage mlir-opt holds after reading
             // our text.
-            let pad_mask = elem.and_then(|e| int_padding_mask(ctx, e)).filter(|_| {
-                *splat
-                    || ctx
-                        .ty(*ty)
-                        .shape()
-                        .is_some_and(|sh| sh.iter().product::<i64>() <= 100)
-            });
+            let pad_mask = elem_data
+                .as_ref()
+                .and_then(|e| int_padding_mask(e, &type_of))
+                .filter(|_| {
+                    !raw && (*splat
+                        || tdata
+                            .shape()
+                            .is_some_and(|sh| sh.iter().product::<i64>() <= 100))
+                });
+            s.varint(acode::DENSE_INT_OR_FP_ELEMENTS);
+            s.ty(*ty);
             if S::NUMBERING {
                 s.blob(&[]);
             } else if let Some((size, mask)) = pad_mask {
@@ -414,11 +424,11 @@ pub fn write_type<S: Sink>(s: &mut S, d: &TypeData) {
 /// For integer elements (or complex parts) whose width is not a whole
 /// number of bytes (and not `i1`): the bytes per part and the mask of the
 /// last byte's valid bits.
-fn int_padding_mask(ctx: &Context, elem: TypeId) -> Option<(usize, u8)> {
-    let w = match ctx.ty(elem) {
+fn int_padding_mask(elem: &TypeData, type_of: &dyn Fn(TypeId) -> TypeData) -> Option<(usize, u8)> {
+    let w = match elem {
         TypeData::Integer { width, .. } => *width,
-        TypeData::Complex(inner) => match ctx.ty(*inner) {
-            TypeData::Integer { width, .. } => *width,
+        TypeData::Complex(inner) => match type_of(*inner) {
+            TypeData::Integer { width, .. } => width,
             _ => return None,
         },
         _ => return None,

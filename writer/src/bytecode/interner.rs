@@ -34,6 +34,10 @@ pub struct AttrSpace<'m> {
     type_base: u32,
     local_types: Vec<TypeData>,
     local_type_index: HashMap<TypeData, TypeId>,
+    /// Dense attributes whose bytes are MLIR's storage as they are (built
+    /// by the writer from a dialect's parameters), not literals whose
+    /// padding bits the writer clears (see `entries::write_attr`).
+    raw_dense: std::collections::HashSet<AttrId>,
 }
 
 impl<'m> AttrSpace<'m> {
@@ -46,11 +50,20 @@ impl<'m> AttrSpace<'m> {
             type_base: ctx.num_types() as u32,
             local_types: Vec::new(),
             local_type_index: HashMap::new(),
+            raw_dense: Default::default(),
         }
     }
 
     pub fn ctx(&self) -> &'m Context {
         self.ctx
+    }
+
+    pub fn mark_raw_dense(&mut self, a: AttrId) {
+        self.raw_dense.insert(a);
+    }
+
+    pub fn is_raw_dense(&self, a: AttrId) -> bool {
+        self.raw_dense.contains(&a)
     }
 
     /// One past the largest type id handed out so far.

@@ -305,7 +305,8 @@ impl<'m> Numbering<'m> {
                 .encode_attr(&self.m.ctx, entries::attr_dialect(&data).as_bytes(), a);
         if entries::attr_has_encoding(&data) {
             let m = self.m;
-            entries::write_attr(self, &m.ctx, &data);
+            let raw = self.space.is_raw_dense(a);
+            entries::write_attr(self, &m.ctx, &data, raw);
         } else if let Some(enc) = hooked {
             let enc = Rc::new(enc);
             self.custom_attrs.insert(a, enc.clone());
@@ -434,6 +435,9 @@ impl Sink for Numbering<'_> {
     fn blob(&mut self, _: &[u8]) {}
     fn type_bits(&self, t: TypeId) -> u32 {
         entries::type_bits(self.space.ty(t))
+    }
+    fn local_type(&self, t: TypeId) -> Option<TypeData> {
+        (t.0 as usize >= self.space.ctx().num_types()).then(|| self.space.ty(t).clone())
     }
     fn resource(&mut self, key: &[u8]) {
         self.number_dialect(b"builtin");

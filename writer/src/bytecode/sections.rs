@@ -126,6 +126,9 @@ impl Sink for EncodeSink<'_, '_> {
     fn type_bits(&self, t: TypeId) -> u32 {
         entries::type_bits(self.num.space.ty(t))
     }
+    fn local_type(&self, t: TypeId) -> Option<TypeData> {
+        (t.0 as usize >= self.num.space.ctx().num_types()).then(|| self.num.space.ty(t).clone())
+    }
 }
 
 /// Runs of consecutive entries of the same dialect: `(dialect, range)`.
@@ -211,6 +214,7 @@ pub fn attr_type_sections(num: &mut Numbering<'_>, strings: &mut Strings) -> (En
             let start = data.len();
             let d = num.space.get(a);
             let builtin = entries::attr_has_encoding(&d);
+            let raw = num.space.is_raw_dense(a);
             let dialect_enc = num.custom_attrs.get(&a).cloned();
             let custom = builtin || dialect_enc.is_some();
             if builtin {
@@ -219,7 +223,7 @@ pub fn attr_type_sections(num: &mut Numbering<'_>, strings: &mut Strings) -> (En
                     num,
                     strings,
                 };
-                entries::write_attr(&mut s, ctx, &d);
+                entries::write_attr(&mut s, ctx, &d, raw);
             } else if let Some(enc) = dialect_enc {
                 let mut s = EncodeSink {
                     out: &mut data,

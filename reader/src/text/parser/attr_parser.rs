@@ -691,6 +691,36 @@ impl<'a> Parser<'a> {
         (q < end).then(|| &self.src[q..end])
     }
 
+    /// Whether the nested attribute at `p` (a `<` or `#`) is one the dialect
+    /// prints stripped: after `param = ` of such a parameter, as the first
+    /// positional parameter (`p` just after the `<` at `open`), or as the
+    /// next element (after `, `) of a stripped list parameter. Gives the
+    /// nested mnemonic and whether the parameter is a list.
+    fn stripped_at(
+        &self,
+        dialect: &str,
+        mnemonic: &str,
+        start: usize,
+        open: usize,
+        p: usize,
+        list: Option<(&'static str, usize)>,
+    ) -> Option<(&'static str, bool)> {
+        use rmlir_format::dialects::stripped_param_info;
+        if let Some(param) = self
+            .param_before(start, p)
+            .and_then(|param| std::str::from_utf8(param).ok())
+        {
+            return stripped_param_info(dialect, mnemonic, param);
+        }
+        if self.src.get(open) == Some(&b'<') && p == open + 1 {
+            return stripped_param_info(dialect, mnemonic, "#0");
+        }
+        match list {
+            Some((nested, e)) if self.src.get(e..p) == Some(&b", "[..]) => Some((nested, true)),
+            _ => None,
+        }
+    }
+
     /// The pieces of a registered dialect's symbol data `start..end` whose
     /// mnemonic is `mnemonic` (SPEC.md §2.4): text, nested attributes and
     /// types, and nested attributes the dialect prints stripped.
@@ -704,6 +734,16 @@ impl<'a> Parser<'a> {
         let mut pieces = Vec::new();
         let mut text_start = start;
         let mut p = start;
+        // The `<` opening the parameters (the source holds the mnemonic,
+        // except for a nested body written stripped).
+        let open = if self.src[start..end].starts_with(mnemonic.as_bytes()) {
+            start + mnemonic.len()
+        } else {
+            start
+        };
+        // A list parameter printed stripped: its nested mnemonic and where
+        // its last element ended (the next one follows `, `).
+        let mut list: Option<(&'static str, usize)> = None;
         while p < end {
             let c = self.src[p];
             if c == b'"' {
@@ -711,13 +751,8 @@ impl<'a> Parser<'a> {
                 continue;
             }
             if c == b'<' {
-                let nested = self
-                    .param_before(start, p)
-                    .and_then(|param| std::str::from_utf8(param).ok())
-                    .and_then(|param| {
-                        rmlir_format::dialects::stripped_param(dialect, mnemonic, param)
-                    });
-                if let Some(nested) = nested {
+                let nested = self.stripped_at(dialect, mnemonic, start, open, p, list);
+                if let Some((nested, is_list)) = nested {
                     // `param = <...>`: a stripped attribute of this dialect.
                     let body_end = self.scan_balanced_body(p)?;
                     if body_end <= end {
@@ -738,6 +773,9 @@ impl<'a> Parser<'a> {
                         pieces.push(BodyPiece::Stripped(a));
                         p = body_end;
                         text_start = p;
+                        if is_list {
+                            list = Some((nested, p));
+                        }
                         continue;
                     }
                 }
@@ -771,32 +809,33 @@ impl<'a> Parser<'a> {
                 pieces.push(BodyPiece::Text(lossy(&self.src[text_start..p]).into()));
             }
             self.reset_to(p);
+            let mut list_next = None;
             let piece = if c == b'!' {
                 BodyPiece::Type(self.parse_type_no_trailing()?)
             } else {
+                let here = self.stripped_at(dialect, mnemonic, start, open, p, list);
                 let a = self.parse_attr_no_trailing()?;
                 // An alias (`file = #di_file`) in a parameter the dialect
                 // prints stripped is still a stripped attribute.
-                let stripped = self
-                    .param_before(start, p)
-                    .and_then(|param| std::str::from_utf8(param).ok())
-                    .and_then(|param| {
-                        rmlir_format::dialects::stripped_param(dialect, mnemonic, param)
-                    })
-                    .is_some_and(|nested| match self.m.ctx.attr(a) {
-                        AttrData::Dialect { body, .. } => {
-                            &*body.dialect == dialect && body.mnemonic() == nested
-                        }
-                        _ => false,
-                    });
-                if stripped {
-                    BodyPiece::Stripped(a)
-                } else {
-                    BodyPiece::Attr(a)
+                let stripped = here.filter(|(nested, _)| match self.m.ctx.attr(a) {
+                    AttrData::Dialect { body, .. } => {
+                        &*body.dialect == dialect && body.mnemonic() == *nested
+                    }
+                    _ => false,
+                });
+                match stripped {
+                    Some((nested, is_list)) => {
+                        list_next = is_list.then_some(nested);
+                        BodyPiece::Stripped(a)
+                    }
+                    None => BodyPiece::Attr(a),
                 }
             };
             pieces.push(piece);
             p = self.last_token_end(p);
+            if let Some(nested) = list_next.take() {
+                list = Some((nested, p));
+            }
             if p > end {
                 return self.err_at(
                     end,
