@@ -75,6 +75,34 @@ fn upstream_versioning_files_upgrade_like_mlir_opt() {
                     problems.push(format!("{file}: re-encoded bytes differ from mlir-opt's"));
                     continue;
                 }
+                // Older bytecode versions: mlir-opt's bytes, or a refusal
+                // where the version cannot hold a non-attribute property
+                // (mlir-opt drops it silently).
+                for v in [0u64, 4] {
+                    let opts = WriteOptions {
+                        version: v,
+                        ..Default::default()
+                    };
+                    let flag = format!("--emit-bytecode-version={v}");
+                    oracle::run(&[
+                        "--emit-bytecode",
+                        &flag,
+                        path.to_str().unwrap(),
+                        "-o",
+                        tmp.to_str().unwrap(),
+                    ])
+                    .expect("mlir-opt writes old versions");
+                    let theirs = std::fs::read(&tmp).unwrap();
+                    let _ = std::fs::remove_file(&tmp);
+                    match write_bytecode(&m, &opts) {
+                        Ok(ours) if ours == theirs => {}
+                        Ok(_) => {
+                            problems.push(format!("{file}: v{v} bytes differ from mlir-opt's"))
+                        }
+                        Err(e) if e.to_string().contains("it would be lost") => {}
+                        Err(e) => problems.push(format!("{file}: v{v}: {e}")),
+                    }
+                }
                 passed += 1;
             }
             Err(_) => {

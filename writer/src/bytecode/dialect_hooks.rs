@@ -132,6 +132,12 @@ impl<'h> WriteHooks<'h> {
                 .map_err(|e| e.0),
         )
     }
+
+    /// The inherent attribute names a hook gives `op` (for pre-v5 files).
+    pub fn inherent_attributes(&self, op: &[u8]) -> Option<Vec<String>> {
+        let dialect = op.split(|&c| c == b'.').next()?;
+        self.registry.get(dialect)?.inherent_attributes(op)
+    }
 }
 
 /// Records what a hook writes as [`Field`]s.

@@ -193,7 +193,14 @@ impl<'m> Numbering<'m> {
             self.next_value += 1;
             self.number_type(m.value(v).ty);
         }
-        match properties::op_dictionary(&mut self.space, self.registry, m, op, self.version) {
+        match properties::op_dictionary(
+            &mut self.space,
+            self.registry,
+            self.hooks,
+            m,
+            op,
+            self.version,
+        ) {
             Ok(Some(d)) => self.number_attr(d),
             Ok(None) => {}
             Err(e) => self.fail(e),

@@ -3,6 +3,7 @@
 //! layouts), and, before v5, the merged attribute dictionary — with an
 //! error wherever the requested version cannot hold what the IR has.
 
+use super::dialect_hooks::WriteHooks;
 use super::entries::{int_words, Sink};
 use super::interner::{AttrRef, AttrSpace};
 use super::WriteError;
@@ -306,6 +307,7 @@ fn is_zero_property(m: &Module, kind: &FieldKind, a: AttrId) -> bool {
 pub fn op_dictionary(
     space: &mut AttrSpace<'_>,
     registry: &'static OpRegistry,
+    hooks: &WriteHooks<'_>,
     m: &Module,
     op: OpId,
     version: u64,
@@ -323,6 +325,42 @@ pub fn op_dictionary(
     };
     if version >= VERSION_NATIVE_PROPERTIES || o.properties.is_none() {
         return Ok((!discardable.is_empty()).then_some(o.attributes));
+    }
+    if let (None, Some(inherent)) = (
+        registry.get(m.op_name(op)),
+        hooks.inherent_attributes(m.op_name(op)),
+    ) {
+        // A hooked op (SPEC.md §9.3): its properties are its inherent
+        // attributes, merged into the dictionary as MLIR does below v5.
+        let AttrData::Dictionary(props) = m.ctx.attr(o.properties.expect("checked above")) else {
+            return Err(WriteError::at(
+                m,
+                op,
+                format!(
+                    "bytecode version {version} cannot hold the non-dictionary properties of '{}'; they would be lost",
+                    name(m, op)
+                ),
+            ));
+        };
+        let mut merged: Vec<(Bytes, AttrId)> = discardable.clone();
+        for (n, a) in props {
+            if !inherent.iter().any(|i| i.as_bytes() == &n[..]) {
+                return Err(WriteError::at(
+                    m,
+                    op,
+                    format!(
+                        "bytecode version {version} cannot hold property '{}' of '{}' (non-attribute properties need version 5 or later); it would be lost",
+                        String::from_utf8_lossy(n),
+                        name(m, op)
+                    ),
+                ));
+            }
+            if !merged.iter().any(|(x, _)| x == n) {
+                merged.push((n.clone(), *a));
+            }
+        }
+        merged.sort_by(|a, b| a.0.cmp(&b.0));
+        return Ok((!merged.is_empty()).then(|| space.intern(AttrData::Dictionary(merged))));
     }
     let Some(info) = registry.get(m.op_name(op)) else {
         return Err(WriteError::at(

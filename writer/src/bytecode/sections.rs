@@ -292,7 +292,14 @@ impl IrWriter<'_, '_> {
         let m = self.num.m;
         let v = self.num.version;
         let o = m.op(op);
-        let dict = properties::op_dictionary(&mut self.num.space, self.num.registry, m, op, v)?;
+        let dict = properties::op_dictionary(
+            &mut self.num.space,
+            self.num.registry,
+            self.num.hooks,
+            m,
+            op,
+            v,
+        )?;
         let props = if v >= VERSION_NATIVE_PROPERTIES {
             self.properties(op)?
         } else {
