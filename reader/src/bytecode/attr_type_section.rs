@@ -222,40 +222,37 @@ impl<'a> BytecodeReader<'a> {
 impl<'a> BytecodeReader<'a> {
     /// A custom attribute entry read by its dialect's hook (SPEC.md §9).
     fn hook_attr(&mut self, dialect: &[u8], r: &mut Reader<'a>, at: usize) -> Result<AttrId> {
-        let hook = self.hook(dialect).expect("checked by the caller");
-        let mut hr = super::dialect_hooks::HookReader {
-            br: self,
-            r,
-            error: None,
-        };
-        match hook.read_attribute(&mut hr) {
-            Ok(Some(a)) => Ok(a),
-            Ok(None) => Err(hr.r.error_at(
-                at,
-                ErrorKind::Semantic,
-                format!(
-                    "dialect '{}' does not recognise this custom attribute encoding",
-                    String::from_utf8_lossy(dialect)
-                ),
-            )),
-            Err(e) => Err(hr.into_error(e, at)),
-        }
+        self.hook_entry(dialect, r, at, "attribute", |h, hr| h.read_attribute(hr))
     }
 
     fn hook_type(&mut self, dialect: &[u8], r: &mut Reader<'a>, at: usize) -> Result<TypeId> {
+        self.hook_entry(dialect, r, at, "type", |h, hr| h.read_type(hr))
+    }
+
+    fn hook_entry<T>(
+        &mut self,
+        dialect: &[u8],
+        r: &mut Reader<'a>,
+        at: usize,
+        what: &str,
+        read: impl FnOnce(
+            &dyn rmlir_format::dialect_hooks::BytecodeDialect,
+            &mut super::dialect_hooks::HookReader<'_, 'a>,
+        ) -> rmlir_format::dialect_hooks::HookResult<Option<T>>,
+    ) -> Result<T> {
         let hook = self.hook(dialect).expect("checked by the caller");
         let mut hr = super::dialect_hooks::HookReader {
             br: self,
             r,
             error: None,
         };
-        match hook.read_type(&mut hr) {
-            Ok(Some(t)) => Ok(t),
+        match read(hook.as_ref(), &mut hr) {
+            Ok(Some(v)) => Ok(v),
             Ok(None) => Err(hr.r.error_at(
                 at,
                 ErrorKind::Semantic,
                 format!(
-                    "dialect '{}' does not recognise this custom type encoding",
+                    "dialect '{}' does not recognise this custom {what} encoding",
                     String::from_utf8_lossy(dialect)
                 ),
             )),

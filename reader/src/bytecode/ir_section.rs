@@ -444,13 +444,7 @@ impl<'a> BytecodeReader<'a> {
                     has_properties: true,
                     ..Default::default()
                 };
-                let dict = match attributes {
-                    Some(d) => d,
-                    None => self
-                        .module
-                        .ctx
-                        .intern_attr(AttrData::Dictionary(Vec::new())),
-                };
+                let dict = self.dict_or_empty(attributes);
                 let (props, rest) = self.split_inherent(dict, &info);
                 properties = props;
                 attributes = Some(rest);
@@ -459,13 +453,7 @@ impl<'a> BytecodeReader<'a> {
         if self.version < rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES {
             if let Some(info) = self.registry.get(&name) {
                 if info.has_properties {
-                    let dict = match attributes {
-                        Some(d) => d,
-                        None => self
-                            .module
-                            .ctx
-                            .intern_attr(AttrData::Dictionary(Vec::new())),
-                    };
+                    let dict = self.dict_or_empty(attributes);
                     let (props, rest) = self.split_inherent(dict, info);
                     properties = match &info.default_properties {
                         // As MLIR: storage starts from the defaults, then
@@ -616,6 +604,16 @@ impl<'a> BytecodeReader<'a> {
 }
 
 impl BytecodeReader<'_> {
+    fn dict_or_empty(&mut self, attributes: Option<AttrId>) -> AttrId {
+        match attributes {
+            Some(d) => d,
+            None => self
+                .module
+                .ctx
+                .intern_attr(AttrData::Dictionary(Vec::new())),
+        }
+    }
+
     /// Splits a dictionary into (inherent attributes as properties, the rest).
     fn split_inherent(
         &mut self,

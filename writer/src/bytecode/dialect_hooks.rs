@@ -72,21 +72,30 @@ impl<'h> WriteHooks<'h> {
         self.registry.get(dialect).is_some()
     }
 
+    /// What `write` records through a [`DialectWriter`], when it writes.
+    fn record(
+        &self,
+        ctx: &Context,
+        write: impl FnOnce(&mut dyn DialectWriter) -> bool,
+    ) -> Option<Custom> {
+        let mut rec = Recorder {
+            fields: Vec::new(),
+            ctx,
+            hooks: self,
+        };
+        write(&mut rec).then_some(Custom {
+            code: None,
+            fields: rec.fields,
+        })
+    }
+
     /// The custom encoding a hook gives `attr` (of `dialect`), if any.
     pub fn encode_attr(&self, ctx: &Context, dialect: &[u8], attr: AttrId) -> Option<Custom> {
         if dialect == b"builtin" || (attr.0 as usize) >= ctx.num_attrs() {
             return None;
         }
         let hook = self.registry.get(dialect)?;
-        let mut rec = Recorder {
-            fields: Vec::new(),
-            ctx,
-            hooks: self,
-        };
-        hook.write_attribute(attr, &mut rec).then_some(Custom {
-            code: None,
-            fields: rec.fields,
-        })
+        self.record(ctx, |w| hook.write_attribute(attr, w))
     }
 
     pub fn encode_type(&self, ctx: &Context, dialect: &[u8], ty: TypeId) -> Option<Custom> {
@@ -94,15 +103,7 @@ impl<'h> WriteHooks<'h> {
             return None;
         }
         let hook = self.registry.get(dialect)?;
-        let mut rec = Recorder {
-            fields: Vec::new(),
-            ctx,
-            hooks: self,
-        };
-        hook.write_type(ty, &mut rec).then_some(Custom {
-            code: None,
-            fields: rec.fields,
-        })
+        self.record(ctx, |w| hook.write_type(ty, w))
     }
 
     /// Whether a hook writes the properties of `op`.
