@@ -386,7 +386,10 @@ fn nesting_limit_is_an_error_not_a_stack_overflow() {
     );
     let (d, kind) = diag(&src);
     assert_eq!(kind, ErrorKind::Limit);
-    assert!(d.contains("nesting deeper than the limit of 512"), "{d}");
+    assert!(
+        d.contains("attribute/type nesting deeper than the limit of 256"),
+        "{d}"
+    );
     let mut regions = String::new();
     for _ in 0..depth {
         regions.push_str("\"r\"() ({\n");

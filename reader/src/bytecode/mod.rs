@@ -17,6 +17,7 @@ mod sections;
 mod string_section;
 
 use crate::error::Result;
+use crate::limits::Limits;
 use attr_type_section::AttrTypeTable;
 use dialect_section::Dialects;
 use rmlir_format::bytecode::SectionId;
@@ -60,6 +61,7 @@ pub struct BytecodeReader<'a> {
     resource_keys: Vec<Vec<u8>>,
     properties: Vec<&'a [u8]>,
     registry: &'a OpRegistry,
+    limits: Limits,
     module: Module,
     lazy: BTreeMap<OpId, LazyRegions<'a>>,
     stats: ReadStats,
@@ -71,30 +73,43 @@ impl<'a> BytecodeReader<'a> {
         Self::open_with(data, OpRegistry::default_ref())
     }
 
+    /// [`BytecodeReader::open`] with explicit [`Limits`] (they also apply
+    /// to regions materialized later).
+    pub fn open_with_limits(data: &'a [u8], limits: Limits) -> Result<Self> {
+        Self::open_impl(data, OpRegistry::default_ref(), None, limits)
+    }
+
     /// Opens a shared buffer (e.g. a memory map): resource blobs of the
     /// module borrow from it instead of being copied.
     pub fn open_shared(owner: &'a SharedBytes) -> Result<Self> {
-        Self::open_impl((**owner).as_ref(), OpRegistry::default_ref(), Some(owner))
+        Self::open_impl(
+            (**owner).as_ref(),
+            OpRegistry::default_ref(),
+            Some(owner),
+            Limits::default(),
+        )
     }
 
     pub fn open_with(data: &'a [u8], registry: &'a OpRegistry) -> Result<Self> {
-        Self::open_impl(data, registry, None)
+        Self::open_impl(data, registry, None, Limits::default())
     }
 
     fn open_impl(
         data: &'a [u8],
         registry: &'a OpRegistry,
         owner: Option<&SharedBytes>,
+        limits: Limits,
     ) -> Result<Self> {
         let header = sections::read_header(data)?;
         let sec = |id: SectionId| header.sections[id as usize].expect("checked by read_header");
-        let strings = string_section::read_strings(sec(SectionId::String).reader())?;
+        let reader = |s: sections::Section<'a>| s.reader().limited(limits.max_count);
+        let strings = string_section::read_strings(reader(sec(SectionId::String)))?;
         let properties = match header.sections[SectionId::Properties as usize] {
-            Some(s) => properties::read_properties_table(s.reader())?,
+            Some(s) => properties::read_properties_table(reader(s))?,
             None => Vec::new(),
         };
         let dialects = dialect_section::read_dialects(
-            sec(SectionId::Dialect).reader(),
+            reader(sec(SectionId::Dialect)),
             header.version,
             &strings,
         )?;
@@ -105,8 +120,8 @@ impl<'a> BytecodeReader<'a> {
             header.sections[SectionId::Resource as usize],
         ) {
             resource_keys = resource_section::read_resources(
-                offsets.reader(),
-                res.reader(),
+                reader(offsets),
+                reader(res),
                 &strings,
                 &dialects,
                 owner,
@@ -114,7 +129,7 @@ impl<'a> BytecodeReader<'a> {
             )?;
         }
         let table = AttrTypeTable::read(
-            sec(SectionId::AttrTypeOffset).reader(),
+            reader(sec(SectionId::AttrTypeOffset)),
             sec(SectionId::AttrType),
             &dialects,
         )?;
@@ -139,11 +154,12 @@ impl<'a> BytecodeReader<'a> {
             resource_keys,
             properties,
             registry,
+            limits,
             module,
             lazy: BTreeMap::new(),
             stats: ReadStats::default(),
         };
-        r.read_top_level(sec(SectionId::Ir).reader())?;
+        r.read_top_level(reader(sec(SectionId::Ir)))?;
         Ok(r)
     }
 
@@ -227,6 +243,13 @@ impl<'a> BytecodeReader<'a> {
 /// Reads a whole bytecode file eagerly into a [`Module`].
 pub fn read_bytecode(data: &[u8]) -> Result<Module> {
     let mut r = BytecodeReader::open(data)?;
+    r.materialize_all()?;
+    Ok(r.into_module())
+}
+
+/// [`read_bytecode`] with explicit [`Limits`].
+pub fn read_bytecode_with_limits(data: &[u8], limits: Limits) -> Result<Module> {
+    let mut r = BytecodeReader::open_with_limits(data, limits)?;
     r.materialize_all()?;
     Ok(r.into_module())
 }

@@ -158,6 +158,36 @@ fn check_resources(m: &Module) -> Result<(), WriteError> {
     Ok(())
 }
 
+/// The deepest region nesting the writer accepts: it writes operations,
+/// regions and blocks recursively, and 1,024 levels fit a 2 MiB thread
+/// stack with room to spare (`tests/tests/deep_nesting.rs`). Our reader's
+/// default limit is lower (`rmlir_reader::Limits`).
+pub const MAX_REGION_DEPTH: usize = 1024;
+
+/// Refuses modules nested deeper than [`MAX_REGION_DEPTH`], walking them
+/// without recursion.
+fn check_region_depth(m: &Module) -> Result<(), WriteError> {
+    let Some(top) = m.top else {
+        return Ok(());
+    };
+    let mut stack: Vec<(OpId, usize)> = vec![(top, 0)];
+    while let Some((op, depth)) = stack.pop() {
+        for &r in &m.op(op).regions {
+            if depth + 1 > MAX_REGION_DEPTH {
+                return Err(WriteError::new(format!(
+                    "regions nested deeper than the writer's limit of {MAX_REGION_DEPTH}"
+                )));
+            }
+            for &b in &m.region(r).blocks {
+                for &inner in &m.block(b).ops {
+                    stack.push((inner, depth + 1));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Writes `m` as MLIR bytecode.
 pub fn write_bytecode(m: &Module, opts: &WriteOptions) -> Result<Vec<u8>, WriteError> {
     let version = opts.version;
@@ -170,6 +200,7 @@ pub fn write_bytecode(m: &Module, opts: &WriteOptions) -> Result<Vec<u8>, WriteE
         return Err(WriteError::new("the producer string must not contain NUL"));
     }
     check_resources(m)?;
+    check_region_depth(m)?;
     let mut num = Numbering::run(m, version, OpRegistry::default_ref())?;
     let mut strings = Strings::default();
     let dialect = sections::dialect_section(&num, &mut strings);

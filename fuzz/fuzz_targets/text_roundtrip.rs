@@ -1,0 +1,20 @@
+//! Text → IR → bytecode → IR: when the text parses and the writer accepts
+//! the module, the decoded module prints exactly like the parsed one.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(m) = rmlir_reader::parse_module(data, "fuzz.mlir") else {
+        return;
+    };
+    let first = rmlir_writer::print_module(&m, Default::default());
+    let Ok(bc) = rmlir_writer::write_bytecode(&m, &Default::default()) else {
+        return;
+    };
+    let back = match rmlir_reader::read_bytecode(&bc) {
+        Ok(b) => b,
+        Err(e) => panic!("our own bytecode does not read back: {e}\ninput:\n{first}"),
+    };
+    let second = rmlir_writer::print_module(&back, Default::default());
+    assert_eq!(first, second, "bytecode round trip changed the module");
+});
