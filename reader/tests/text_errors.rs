@@ -62,6 +62,13 @@ fn custom_syntax_is_rejected_with_advice() {
 
 #[test]
 fn operation_errors() {
+    // A forward reference to a result number no definition in the input
+    // could reach (found by fuzzing: it allocated 4e9 slots).
+    check(
+        "\"t.a\"(%x#4000000000) : (i32) -> ()\n%x = \"t.b\"() : () -> i32\n",
+        "1:7",
+        "result number 4000000000 of '%x' is larger than any operation in this input can define",
+    );
     check(
         "\"a\"(%0) : () -> ()",
         "1:11",

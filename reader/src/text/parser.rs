@@ -856,6 +856,19 @@ impl<'a> Parser<'a> {
             }
         }
         // Forward reference: a placeholder resolved when the name is defined.
+        // Defining result N takes more than N bytes (a type per result), so a
+        // larger number can never resolve; refusing it here keeps `values`
+        // from growing to N entries (mlir-opt 22 runs out of memory on it).
+        if idx as usize >= self.src.len() {
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!(
+                    "result number {idx} of '%{}' is larger than any operation in this input can define",
+                    lossy(name)
+                ),
+                self.position(at),
+            ));
+        }
         let v = self.m.new_value(ty, ValueDef::Placeholder, None);
         let e = self.names.entry(name.to_vec()).or_insert(NameEntry {
             values: Vec::new(),
