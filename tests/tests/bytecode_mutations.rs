@@ -62,7 +62,7 @@ static ALLOC: Counting = Counting;
 
 /// Allowed peak heap growth while reading one input.
 const PEAK_BASE: usize = 8 << 20;
-const PEAK_PER_BYTE: usize = 64;
+const PEAK_PER_BYTE: usize = 16;
 
 fn read_both(data: &[u8]) -> Vec<rmlir_reader::Result<usize>> {
     let eager = rmlir_reader::read_bytecode(data)
