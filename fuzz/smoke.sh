@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # CI smoke run of every fuzz target: builds them once, seeds a small corpus
 # (every 20th corpus file, SEED_STRIDE) and runs each for $FUZZ_SECONDS
-# (default 25) seconds. libFuzzer exits non-zero on any crash, timeout or
+# (default 20) seconds. libFuzzer exits non-zero on any crash, timeout or
 # out-of-memory, and so does this script. Stable Rust: RUSTC_BOOTSTRAP=1.
 set -euo pipefail
 cd "$(dirname "$0")"
-secs="${FUZZ_SECONDS:-25}"
+secs="${FUZZ_SECONDS:-20}"
 export RUSTC_BOOTSTRAP=1
 targets=(text_parser bytecode_eager bytecode_lazy text_roundtrip structured)
 opts=(--sanitizer none --release --debug-assertions)
