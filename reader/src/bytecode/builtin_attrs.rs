@@ -406,7 +406,9 @@ pub(super) fn read_apint(r: &mut Reader<'_>, width: u32) -> Result<BigUint> {
                 format!("APInt of {words} words does not fit in {width} bits"),
             );
         }
-        let mut digits = Vec::with_capacity(words as usize);
+        // Each word takes at least a byte: no allocation beyond the input.
+        let words = r.check_count(words, 1, "APInt word", at)?;
+        let mut digits = Vec::with_capacity(words);
         for _ in 0..words {
             digits.push(r.read_signed_varint()? as u64);
         }
