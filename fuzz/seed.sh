@@ -4,7 +4,8 @@
 #   text_parser, text_roundtrip   every case's generic.mlir
 #   bytecode_eager, bytecode_lazy every case's v6.mlirbc, the real-client
 #                                 modules and upstream's own .mlirbc tests
-#   structured                    none (its input drives a generator)
+#   structured                    32 deterministic pseudo-random 4 KiB inputs
+#                                 (its input drives a generator)
 # Files larger than $SEED_MAX_BYTES (default 65536) are left out: big seeds
 # slow every execution. SEED_STRIDE=N keeps every Nth case only (the CI
 # smoke run uses 20); CORPUS_OUT changes the output folder. Idempotent:
@@ -38,6 +39,13 @@ if [[ -d $corpus/upstream-bytecode ]]; then
     n_bc=$((n_bc+1))
   done < <(find "$corpus/upstream-bytecode" -name '*.mlirbc' -print0 | sort -z)
 fi
+python3 - "$out/structured" <<'PY'
+import random, sys
+for i in range(32):
+    r = random.Random(i)
+    with open(f"{sys.argv[1]}/random-{i:02}", "wb") as f:
+        f.write(bytes(r.getrandbits(8) for _ in range(4096)))
+PY
 for d in "$out"/*/; do
   echo "seed.sh: $(ls "$d" | wc -l) seeds in $d"
 done

@@ -16,7 +16,7 @@ for t in "${targets[@]}"; do
   mkdir -p "target/smoke-artifacts/$t"
   log="target/smoke-artifacts/$t.log"
   status=0
-  cargo fuzz run "${opts[@]}" "$t" "target/smoke-corpus/$t" -- \
+  cargo fuzz run "${opts[@]}" "$t" "target/smoke-corpus/$t" -- -max_len=16384 \
     -max_total_time="$secs" -rss_limit_mb=2048 -timeout=20 \
     -artifact_prefix="target/smoke-artifacts/$t/" -print_final_stats=1 >"$log" 2>&1 || status=$?
   grep -E '(INITED|DONE) |stat::(number_of_executed_units|average_exec_per_sec)|ERROR|panicked|Test unit written' "$log" || true
