@@ -214,7 +214,7 @@ impl<'a> BytecodeReader<'a> {
         if id >= range.end {
             return r.err(format!(
                 "value index range was outside of the expected range for the parent region, got [{id}, {}), but the maximum index was {}",
-                id + 1,
+                id.saturating_add(1),
                 range.end.saturating_sub(1)
             ));
         }
