@@ -65,3 +65,30 @@ fn text_regressions_parse_cleanly() {
         }
     }
 }
+
+/// Inputs of the `structured` fuzzer: the random-IR generator finishes, and
+/// the module survives the bytecode round trip as the fuzz target checks it.
+#[test]
+fn structured_regressions_round_trip() {
+    use rmlir_tests::arbitrary_ir::{generate, GenConfig};
+    for f in files("structured") {
+        let data = std::fs::read(&f).unwrap();
+        let mut u = arbitrary::Unstructured::new(&data);
+        let canonical = u.arbitrary::<bool>().unwrap_or(true);
+        let cfg = GenConfig {
+            canonical,
+            ..GenConfig::default()
+        };
+        let (m, _) = generate(&mut u, cfg);
+        let first = rmlir_writer::print_module(&m, Default::default());
+        let Ok(bc) = rmlir_writer::write_bytecode(&m, &Default::default()) else {
+            continue;
+        };
+        let back = rmlir_reader::read_bytecode(&bc)
+            .unwrap_or_else(|e| panic!("{}: own bytecode does not read: {e}", f.display()));
+        let second = rmlir_writer::print_module(&back, Default::default());
+        if canonical {
+            assert_eq!(first, second, "{}", f.display());
+        }
+    }
+}

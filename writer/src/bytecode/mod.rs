@@ -204,7 +204,7 @@ pub fn write_bytecode(m: &Module, opts: &WriteOptions) -> Result<Vec<u8>, WriteE
     let mut num = Numbering::run(m, version, OpRegistry::default_ref())?;
     let mut strings = Strings::default();
     let dialect = sections::dialect_section(&num, &mut strings);
-    let (at_offsets, at_data) = sections::attr_type_sections(&mut num, &mut strings);
+    let (at_offsets, at_data) = sections::attr_type_sections(&mut num, &mut strings)?;
     let (ir, props) = {
         let mut w = IrWriter {
             num: &mut num,
