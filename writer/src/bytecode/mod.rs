@@ -188,6 +188,71 @@ fn check_region_depth(m: &Module) -> Result<(), WriteError> {
     Ok(())
 }
 
+/// Refuses operands whose value is not visible where it is used: defined
+/// in a region that does not enclose the use, or outside an isolated op
+/// the use is inside. Bytecode numbers values per region range (sibling
+/// regions reuse ids, isolated regions restart at 0), so such a reference
+/// would silently read back as another value. The text parser accepts
+/// them (MLIR's verifier, which we do not have, rejects them); found by
+/// fuzzing `text_roundtrip`.
+fn check_value_scopes(m: &Module, isolated: &[bool]) -> Result<(), WriteError> {
+    let Some(top) = m.top else {
+        return Ok(());
+    };
+    let def_region = |v: ValueId| match m.value(v).def {
+        ValueDef::Result { op, .. } => m.op(op).parent.and_then(|b| m.block(b).parent),
+        ValueDef::BlockArg { block, .. } => m.block(block).parent,
+        ValueDef::Placeholder => None,
+    };
+    let mut stack = vec![top];
+    while let Some(op) = stack.pop() {
+        let o = m.op(op);
+        for &r in &o.regions {
+            for &b in &m.region(r).blocks {
+                stack.extend(m.block(b).ops.iter().copied());
+            }
+        }
+        let Some(use_region) = o.parent.and_then(|b| m.block(b).parent) else {
+            continue;
+        };
+        for &v in &o.operands {
+            let Some(want) = def_region(v) else {
+                return Err(WriteError::at(
+                    m,
+                    op,
+                    "operand is an unresolved value".into(),
+                ));
+            };
+            // Walk out from the use until the defining region, stopping at
+            // an isolated op.
+            let mut r = use_region;
+            let visible = loop {
+                if r == want {
+                    break true;
+                }
+                let Some(parent_op) = m.region(r).parent else {
+                    break false;
+                };
+                if isolated.get(parent_op.index()).copied().unwrap_or(false) {
+                    break false;
+                }
+                match m.op(parent_op).parent.and_then(|b| m.block(b).parent) {
+                    Some(outer) => r = outer,
+                    None => break false,
+                }
+            };
+            if !visible {
+                return Err(WriteError::at(
+                    m,
+                    op,
+                    "operand uses a value that is not visible here (defined in a region that does not enclose this use, or outside an isolated operation); bytecode would read it back as another value".into(),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Writes `m` as MLIR bytecode.
 pub fn write_bytecode(m: &Module, opts: &WriteOptions) -> Result<Vec<u8>, WriteError> {
     let version = opts.version;
@@ -202,6 +267,7 @@ pub fn write_bytecode(m: &Module, opts: &WriteOptions) -> Result<Vec<u8>, WriteE
     check_resources(m)?;
     check_region_depth(m)?;
     let mut num = Numbering::run(m, version, OpRegistry::default_ref())?;
+    check_value_scopes(m, &num.isolated)?;
     let mut strings = Strings::default();
     let dialect = sections::dialect_section(&num, &mut strings);
     let (at_offsets, at_data) = sections::attr_type_sections(&mut num, &mut strings)?;
