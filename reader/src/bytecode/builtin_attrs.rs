@@ -305,7 +305,7 @@ impl<'a> BytecodeReader<'a> {
             )
         };
         if matches!(self.module.ctx.ty(elem), TypeData::Integer { width: 1, .. }) {
-            if blob.len() == 1 && (blob[0] == 0 || blob[0] == 0xFF) && n >= 1 {
+            if blob.len() == 1 && (blob[0] == 0 || blob[0] == 0xFF) {
                 return Ok(AttrData::DenseIntOrFp {
                     ty,
                     splat: true,
@@ -326,7 +326,10 @@ impl<'a> BytecodeReader<'a> {
             });
         }
         let size = layout.bytes as u64;
-        if n >= 1 && blob.len() as u64 == size {
+        // A one-element buffer is a splat whatever the shape, even of 0
+        // elements, as MLIR's isValidRawBuffer has it (mlir-opt round-trips
+        // `dense<7> : tensor<0xindex>`; found by fuzzing text_roundtrip).
+        if blob.len() as u64 == size {
             return Ok(AttrData::DenseIntOrFp {
                 ty,
                 splat: true,
