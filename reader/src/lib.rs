@@ -2,12 +2,15 @@
 //! the rmlir IR (SPEC.md §3).
 pub mod affine_parser;
 pub mod error;
+pub mod limits;
 pub mod text;
 
 pub use error::{Error, ErrorKind, Position, Result};
+pub use limits::Limits;
 pub use text::{parse_module, parse_module_with_limits, TextLimits};
 pub mod bytecode;
 
 pub use bytecode::{
-    is_bytecode, read_bytecode, read_bytecode_shared, BytecodeReader, ReadStats, SectionInfo,
+    is_bytecode, read_bytecode, read_bytecode_shared, read_bytecode_with_limits, BytecodeReader,
+    ReadStats, SectionInfo,
 };

@@ -1141,8 +1141,12 @@ impl Gen<'_, '_> {
     /// or a distinct attribute (mlir-opt reads the encoding with
     /// `parseOptionalAttribute`, which does not know `strided<`, `array<`
     /// and `distinct[`: `tensor<4xi32, array<i32>>` is a syntax error).
+    ///
+    /// Tries a bounded number of times, then takes `unit`: once the input
+    /// is used up, `Unstructured` keeps giving the same choice, and an
+    /// unbounded retry looped forever (found by the `structured` fuzzer).
     fn encoding_attr(&mut self, depth: u32) -> AttrId {
-        loop {
+        for _ in 0..8 {
             let a = self.attr(depth);
             if !matches!(
                 self.m.ctx.attr(a),
@@ -1151,6 +1155,7 @@ impl Gen<'_, '_> {
                 return a;
             }
         }
+        self.intern_attr(AttrData::Unit)
     }
 
     fn dict_attr(&mut self, depth: u32) -> AttrId {

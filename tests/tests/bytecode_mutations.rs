@@ -1,39 +1,127 @@
-//! Hostile bytecode never panics: for a fixed sample of corpus files (every
-//! 25th case, plus the real-client modules), every truncation and a fixed,
-//! seeded set of byte mutations must give `Ok` or a clean error, and every
-//! error must name a section and a byte offset. The full sweep over every
-//! case: `RMLIR_MUTATION_STRIDE=1 cargo test --release -p rmlir-tests --test
+//! Hostile bytecode never panics and never allocates without bound: for
+//! the corpus's bytecode files (every case's `v6.mlirbc` at the stride
+//! `RMLIR_MUTATION_STRIDE`, default 1 = every case; the real-client modules;
+//! upstream's own `.mlirbc` tests), every truncation (for files over 4 KiB:
+//! the first 4,096 and 256 evenly spaced ones) and a fixed, seeded set of
+//! 200 byte mutations per file must give `Ok` or a clean error, eagerly
+//! (`read_bytecode`) and lazily (`BytecodeReader::open` and `materialize`
+//! one op at a time); every error must name a section and a byte offset.
+//!
+//! A counting global allocator measures the peak heap growth while one
+//! input is read and printed; it must stay below
+//! `PEAK_BASE + PEAK_PER_BYTE × input size`.
+//!
+//! `RMLIR_MUTATION_COUNT=N` changes the mutations per file (e.g. 2000 for a
+//! longer sweep):
+//! `RMLIR_MUTATION_COUNT=2000 cargo test --release -p rmlir-tests --test
 //! bytecode_mutations -- --nocapture`.
 
-use rmlir_tests::case_dirs;
+use rmlir_tests::{case_dirs, corpus_dir};
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-fn check(data: &[u8], what: &str, failures: &mut Vec<String>) {
-    let r = catch_unwind(AssertUnwindSafe(|| {
-        rmlir_reader::read_bytecode(data)
-            .map(|m| rmlir_writer::print_module(&m, Default::default()).len())
-    }));
-    match r {
-        Err(_) => failures.push(format!("{what}: panicked")),
-        Ok(Err(e)) => {
-            let msg = e.to_string();
-            if !msg.contains("section, at byte offset 0x") {
-                failures.push(format!("{what}: error without a position: {msg}"));
+/// Heap bytes in use and the peak since the last [`reset_peak`].
+struct Counting;
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        // SAFETY: forwarded to the system allocator with the same layout.
+        let p = unsafe { System.alloc(l) };
+        if !p.is_null() {
+            let now = CURRENT.fetch_add(l.size(), Relaxed) + l.size();
+            PEAK.fetch_max(now, Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        // SAFETY: `p` was allocated by `alloc` above with layout `l`.
+        unsafe { System.dealloc(p, l) };
+        CURRENT.fetch_sub(l.size(), Relaxed);
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        // SAFETY: as for `alloc`/`dealloc`; `p` came from this allocator.
+        let q = unsafe { System.realloc(p, l, new) };
+        if !q.is_null() {
+            if new >= l.size() {
+                let now = CURRENT.fetch_add(new - l.size(), Relaxed) + (new - l.size());
+                PEAK.fetch_max(now, Relaxed);
+            } else {
+                CURRENT.fetch_sub(l.size() - new, Relaxed);
             }
         }
-        Ok(Ok(_)) => {}
+        q
     }
 }
 
-#[test]
-fn truncations_and_mutations_never_panic() {
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// Allowed peak heap growth while reading one input.
+const PEAK_BASE: usize = 8 << 20;
+const PEAK_PER_BYTE: usize = 16;
+
+fn read_both(data: &[u8]) -> Vec<rmlir_reader::Result<usize>> {
+    let eager = rmlir_reader::read_bytecode(data)
+        .map(|m| rmlir_writer::print_module(&m, Default::default()).len());
+    let lazy = rmlir_reader::BytecodeReader::open(data).and_then(|mut r| {
+        while let Some(op) = r.pending().last() {
+            r.materialize(op)?;
+        }
+        Ok(r.module().ops.len())
+    });
+    vec![eager, lazy]
+}
+
+struct Sweep {
+    failures: Vec<String>,
+    tried: usize,
+    worst_peak: (usize, usize, String),
+}
+
+impl Sweep {
+    fn check(&mut self, data: &[u8], what: impl Fn() -> String) {
+        self.tried += 1;
+        let before = CURRENT.load(Relaxed);
+        PEAK.store(before, Relaxed);
+        let r = catch_unwind(AssertUnwindSafe(|| read_both(data)));
+        let peak = PEAK.load(Relaxed).saturating_sub(before);
+        if peak > self.worst_peak.0 {
+            self.worst_peak = (peak, data.len(), what());
+        }
+        if peak > PEAK_BASE + PEAK_PER_BYTE * data.len() {
+            self.failures.push(format!(
+                "{}: peak heap growth {peak} bytes for {} input bytes",
+                what(),
+                data.len()
+            ));
+        }
+        match r {
+            Err(_) => self.failures.push(format!("{}: panicked", what())),
+            Ok(results) => {
+                for e in results.into_iter().filter_map(|r| r.err()) {
+                    let msg = e.to_string();
+                    if !msg.contains("section, at byte offset 0x") {
+                        self.failures
+                            .push(format!("{}: error without a position: {msg}", what()));
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn files() -> Vec<PathBuf> {
     let stride: usize = std::env::var("RMLIR_MUTATION_STRIDE")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(25);
+        .unwrap_or(1);
     let mut files: Vec<_> = case_dirs("cases")
         .into_iter()
-        .step_by(stride)
+        .step_by(stride.max(1))
         .map(|c| c.join("v6.mlirbc"))
         .collect();
     files.extend(
@@ -41,11 +129,38 @@ fn truncations_and_mutations_never_panic() {
             .into_iter()
             .map(|c| c.join("v6.mlirbc")),
     );
+    let mut upstream = Vec::new();
+    let mut dirs = vec![corpus_dir().join("upstream-bytecode")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap().map(|e| e.unwrap().path()) {
+            if e.is_dir() {
+                dirs.push(e);
+            } else if e.extension().is_some_and(|x| x == "mlirbc") {
+                upstream.push(e);
+            }
+        }
+    }
+    upstream.sort();
+    files.extend(upstream);
+    files.retain(|f| f.is_file());
+    files
+}
+
+#[test]
+fn truncations_and_mutations_never_panic() {
+    let mutations: usize = std::env::var("RMLIR_MUTATION_COUNT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200);
+    let files = files();
     // Silence the default panic message; panics are collected as failures.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let mut failures = Vec::new();
-    let mut tried = 0usize;
+    let mut sweep = Sweep {
+        failures: Vec::new(),
+        tried: 0,
+        worst_peak: (0, 0, String::new()),
+    };
     let mut state = 0x9E3779B97F4A7C15u64;
     let mut next = || {
         state ^= state << 13;
@@ -53,17 +168,19 @@ fn truncations_and_mutations_never_panic() {
         state ^= state << 17;
         state
     };
+    // Warm up: lazily built registries and tables are not the input's.
+    for f in files.iter().take(20) {
+        let _ = read_both(&std::fs::read(f).unwrap());
+    }
+    let mut bytes = 0usize;
     for f in &files {
         let data = std::fs::read(f).unwrap();
+        bytes += data.len();
         let name = f
-            .parent()
-            .unwrap()
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        // Every truncation (for big files, every one of the first 4 KiB and
-        // then 256 evenly spaced ones).
+            .strip_prefix(corpus_dir())
+            .unwrap_or(f)
+            .display()
+            .to_string();
         let cuts: Vec<usize> = if data.len() <= 4096 {
             (0..data.len()).collect()
         } else {
@@ -72,38 +189,44 @@ fn truncations_and_mutations_never_panic() {
                 .collect()
         };
         for cut in cuts {
-            tried += 1;
-            check(
-                &data[..cut],
-                &format!("{name} truncated to {cut}"),
-                &mut failures,
-            );
+            sweep.check(&data[..cut], || format!("{name} truncated to {cut}"));
         }
-        for k in 0..200 {
+        if data.is_empty() {
+            continue;
+        }
+        for k in 0..mutations {
             let mut m = data.clone();
             let flips = 1 + (next() % 4) as usize;
             for _ in 0..flips {
                 let i = (next() % m.len() as u64) as usize;
-                m[i] = match k % 3 {
+                m[i] = match k % 4 {
                     0 => next() as u8,
                     1 => m[i] ^ (1 << (next() % 8)),
-                    _ => [0x00, 0xff, 0x01, 0x80][(next() % 4) as usize],
+                    2 => [0x00, 0xff, 0x01, 0x80][(next() % 4) as usize],
+                    // A large varint: 0x00 starts a 9-byte varint, 0xfe a
+                    // 7-byte one.
+                    _ => [0x00, 0xfe, 0x80, 0xff][(next() % 4) as usize],
                 };
             }
-            tried += 1;
-            check(&m, &format!("{name} mutation #{k}"), &mut failures);
+            sweep.check(&m, || format!("{name} mutation #{k}"));
         }
     }
     std::panic::set_hook(hook);
     println!(
-        "bytecode mutation sweep: {tried} inputs from {} files, {} failures",
+        "bytecode mutation sweep: {} inputs from {} files ({bytes} bytes), {} failures; \
+         worst peak heap growth {} bytes for a {}-byte input ({})",
+        sweep.tried,
         files.len(),
-        failures.len()
+        sweep.failures.len(),
+        sweep.worst_peak.0,
+        sweep.worst_peak.1,
+        sweep.worst_peak.2
     );
     assert!(
-        failures.is_empty(),
+        sweep.failures.is_empty(),
         "{}",
-        failures
+        sweep
+            .failures
             .iter()
             .take(30)
             .cloned()

@@ -858,7 +858,7 @@ fn operands_crossing_an_isolated_op_are_refused() {
     let e = write_bytecode(&m, &WriteOptions::default()).unwrap_err();
     assert!(
         e.to_string()
-            .contains("an operand of 't.use' is defined outside the isolated-from-above operation"),
+            .contains("operand uses a value that is not visible here"),
         "{e}"
     );
     // Without the crossing the same shape writes and reads back.

@@ -10,10 +10,6 @@ use crate::error::{Error, ErrorKind, Position, Result};
 
 use rmlir_format::*;
 
-/// Nested attribute/type references deeper than this are rejected, so a
-/// hostile file cannot overflow the stack.
-pub const MAX_ENTRY_DEPTH: usize = 256;
-
 #[derive(Clone, Copy)]
 pub struct Entry<'a> {
     pub dialect: usize,
@@ -143,12 +139,25 @@ impl<'a> BytecodeReader<'a> {
         Ok(t)
     }
 
+    /// The limits for an entry in textual form: the attribute/type depth
+    /// left below the entries being decoded.
+    fn text_limits(&self) -> crate::Limits {
+        crate::Limits {
+            max_attr_type_depth: self
+                .limits
+                .max_attr_type_depth
+                .saturating_sub(self.table.depth),
+            ..self.limits
+        }
+    }
+
     fn enter_entry(&mut self, r: &Reader<'a>, at: usize) -> Result<()> {
-        if self.table.depth >= MAX_ENTRY_DEPTH {
+        let max = self.limits.max_attr_type_depth;
+        if self.table.depth >= max {
             return Err(r.error_at(
                 at,
                 ErrorKind::Limit,
-                format!("attribute/type nesting deeper than the limit of {MAX_ENTRY_DEPTH}"),
+                format!("attribute/type nesting deeper than the limit of {max}"),
             ));
         }
         self.table.depth += 1;
@@ -161,13 +170,15 @@ impl<'a> BytecodeReader<'a> {
     }
 
     fn decode_attr_entry(&mut self, entry: Entry<'a>) -> Result<AttrId> {
-        let mut r = Reader::new(entry.data, entry.offset, "AttrType");
+        let mut r =
+            Reader::new(entry.data, entry.offset, "AttrType").limited(self.limits.max_count);
         if !entry.custom {
             let text = r.read_cstr()?;
             if !r.is_empty() {
                 return r.err("unexpected trailing bytes after Attribute entry");
             }
-            return crate::text::parse_attr_into(&mut self.module, text)
+            let limits = self.text_limits();
+            return crate::text::parse_attr_into(&mut self.module, text, limits)
                 .map_err(|e| wrap_text_error(e, "Attribute", entry.offset));
         }
         let a = match self.dialect_name(&entry) {
@@ -190,13 +201,15 @@ impl<'a> BytecodeReader<'a> {
     }
 
     fn decode_type_entry(&mut self, entry: Entry<'a>) -> Result<TypeId> {
-        let mut r = Reader::new(entry.data, entry.offset, "AttrType");
+        let mut r =
+            Reader::new(entry.data, entry.offset, "AttrType").limited(self.limits.max_count);
         if !entry.custom {
             let text = r.read_cstr()?;
             if !r.is_empty() {
                 return r.err("unexpected trailing bytes after Type entry");
             }
-            return crate::text::parse_type_into(&mut self.module, text)
+            let limits = self.text_limits();
+            return crate::text::parse_type_into(&mut self.module, text, limits)
                 .map_err(|e| wrap_text_error(e, "Type", entry.offset));
         }
         let t = match self.dialect_name(&entry) {

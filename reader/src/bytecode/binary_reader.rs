@@ -12,6 +12,8 @@ pub struct Reader<'a> {
     /// Absolute file offset of `data[0]`.
     base: usize,
     section: &'static str,
+    /// The largest count [`Reader::check_count`] accepts (`Limits::max_count`).
+    max_count: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -21,7 +23,15 @@ impl<'a> Reader<'a> {
             pos: 0,
             base,
             section,
+            max_count: usize::MAX,
         }
+    }
+
+    /// This reader with counts capped at `max_count` (readers made from it
+    /// by [`Reader::sub_reader`] inherit the cap).
+    pub fn limited(mut self, max_count: usize) -> Self {
+        self.max_count = max_count;
+        self
     }
 
     /// Absolute offset of the next byte.
@@ -142,6 +152,18 @@ impl<'a> Reader<'a> {
         self.check_count(n, min_item_bytes, what, at)
     }
 
+    /// Checks `n` against `Limits::max_count` only.
+    pub fn check_max_count(&self, n: u64, what: &str, at: usize) -> Result<()> {
+        if n > self.max_count as u64 {
+            return Err(self.error_at(
+                at,
+                ErrorKind::Limit,
+                format!("{what} count {n} exceeds the limit of {}", self.max_count),
+            ));
+        }
+        Ok(())
+    }
+
     pub fn check_count(
         &self,
         n: u64,
@@ -149,6 +171,7 @@ impl<'a> Reader<'a> {
         what: &str,
         at: usize,
     ) -> Result<usize> {
+        self.check_max_count(n, what, at)?;
         let max = (self.remaining() / min_item_bytes.max(1)) as u64;
         if n > max {
             return self.err_at(
@@ -187,6 +210,6 @@ impl<'a> Reader<'a> {
     pub fn sub_reader(&mut self, n: u64, section: &'static str) -> Result<Reader<'a>> {
         let base = self.offset();
         let data = self.read_bytes(n)?;
-        Ok(Reader::new(data, base, section))
+        Ok(Reader::new(data, base, section).limited(self.max_count))
     }
 }

@@ -305,7 +305,7 @@ impl<'a> BytecodeReader<'a> {
             )
         };
         if matches!(self.module.ctx.ty(elem), TypeData::Integer { width: 1, .. }) {
-            if blob.len() == 1 && (blob[0] == 0 || blob[0] == 0xFF) && n >= 1 {
+            if blob.len() == 1 && (blob[0] == 0 || blob[0] == 0xFF) {
                 return Ok(AttrData::DenseIntOrFp {
                     ty,
                     splat: true,
@@ -326,7 +326,10 @@ impl<'a> BytecodeReader<'a> {
             });
         }
         let size = layout.bytes as u64;
-        if n >= 1 && blob.len() as u64 == size {
+        // A one-element buffer is a splat whatever the shape, even of 0
+        // elements, as MLIR's isValidRawBuffer has it (mlir-opt round-trips
+        // `dense<7> : tensor<0xindex>`; found by fuzzing text_roundtrip).
+        if blob.len() as u64 == size {
             return Ok(AttrData::DenseIntOrFp {
                 ty,
                 splat: true,
@@ -406,7 +409,9 @@ pub(super) fn read_apint(r: &mut Reader<'_>, width: u32) -> Result<BigUint> {
                 format!("APInt of {words} words does not fit in {width} bits"),
             );
         }
-        let mut digits = Vec::with_capacity(words as usize);
+        // Each word takes at least a byte: no allocation beyond the input.
+        let words = r.check_count(words, 1, "APInt word", at)?;
+        let mut digits = Vec::with_capacity(words);
         for _ in 0..words {
             digits.push(r.read_signed_varint()? as u64);
         }

@@ -14,9 +14,6 @@ use rmlir_format::use_lists;
 use rmlir_format::*;
 use std::collections::HashMap;
 
-/// Regions deeper than this are rejected (no stack overflow on hostile input).
-pub const MAX_REGION_DEPTH: usize = 400;
-
 /// The still-encoded regions of one isolated operation.
 pub struct LazyRegions<'a> {
     data: Reader<'a>,
@@ -27,7 +24,13 @@ pub struct LazyRegions<'a> {
 /// Value ids of one isolated scope.
 #[derive(Default)]
 struct Scope {
-    values: Vec<Option<ValueId>>,
+    /// Defined values by id. A map, not a vector sized by the declared
+    /// counts: nested regions number their values after their parent's
+    /// whole range, so hostile counts would make a vector of depth × file
+    /// size entries before a single value is defined.
+    values: HashMap<usize, ValueId>,
+    /// Ids below this are valid: the end of every region read so far.
+    limit: usize,
     /// Placeholders created for forward references, by value id.
     placeholders: HashMap<usize, ValueId>,
     /// Operands that still point at a placeholder.
@@ -194,11 +197,12 @@ impl<'a> BytecodeReader<'a> {
         base: usize,
         depth: usize,
     ) -> Result<()> {
-        if depth > MAX_REGION_DEPTH {
+        let max = self.limits.max_region_depth;
+        if depth > max {
             return Err(r.error_at(
                 r.offset(),
                 ErrorKind::Limit,
-                format!("regions nested deeper than the limit of {MAX_REGION_DEPTH}"),
+                format!("regions nested deeper than the limit of {max}"),
             ));
         }
         let at = r.offset();
@@ -209,10 +213,13 @@ impl<'a> BytecodeReader<'a> {
         let vat = r.offset();
         let num_values = r.read_varint()?;
         let num_values = r.check_count(num_values, 1, "value", vat)?;
-        let end = base + num_values;
-        if scope.values.len() < end {
-            scope.values.resize(end, None);
-        }
+        let Some(end) = base.checked_add(num_values) else {
+            return r.err_at(
+                vat,
+                format!("value count {num_values} overflows the value numbering of the region"),
+            );
+        };
+        scope.limit = scope.limit.max(end);
         let blocks: Vec<BlockId> = (0..num_blocks)
             .map(|_| {
                 let b = self.module.new_block();
@@ -242,11 +249,11 @@ impl<'a> BytecodeReader<'a> {
         let num_ops = r.check_count(num_ops, 3, "operation", at)?;
         if has_args {
             let n = r.read_count(1, "block argument")?;
-            if range.next + n > range.end {
+            if range.next.saturating_add(n) > range.end {
                 return r.err(format!(
                     "value index range was outside of the expected range for the parent region, got [{}, {}), but the maximum index was {}",
                     range.next,
-                    range.next + n,
+                    range.next.saturating_add(n),
                     range.end.saturating_sub(1)
                 ));
             }
@@ -301,31 +308,28 @@ impl<'a> BytecodeReader<'a> {
         if id >= range.end {
             return r.err(format!(
                 "value index range was outside of the expected range for the parent region, got [{id}, {}), but the maximum index was {}",
-                id + 1,
+                id.saturating_add(1),
                 range.end.saturating_sub(1)
             ));
         }
         range.next += 1;
-        if scope.values.len() <= id {
-            scope.values.resize(id + 1, None);
-        }
         if let Some(ph) = scope.placeholders.remove(&id) {
             scope.replacements.insert(ph, v);
         }
-        scope.values[id] = Some(v);
+        scope.values.insert(id, v);
         Ok(())
     }
 
     fn value_ref(&mut self, r: &mut Reader<'a>, scope: &mut Scope) -> Result<(ValueId, bool)> {
         let at = r.offset();
         let id = r.read_varint()?;
-        let Some(slot) = scope.values.get(id as usize) else {
+        if id >= scope.limit as u64 {
             return r.err_at(at, format!("invalid value index: {id}"));
-        };
-        if let Some(v) = slot {
-            return Ok((*v, false));
         }
         let id = id as usize;
+        if let Some(&v) = scope.values.get(&id) {
+            return Ok((v, false));
+        }
         if let Some(&ph) = scope.placeholders.get(&id) {
             return Ok((ph, true));
         }
@@ -460,7 +464,7 @@ impl<'a> BytecodeReader<'a> {
                         // takes the inherent attributes the file has.
                         Some(text) => {
                             let at = r.offset();
-                            let d = crate::text::parse_attr_into(&mut self.module, text.as_bytes())
+                            let d = crate::text::parse_attr_into(&mut self.module, text.as_bytes(), self.limits)
                                 .map_err(|e| {
                                     r.error_at(
                                         at,
@@ -561,11 +565,11 @@ impl<'a> BytecodeReader<'a> {
             });
         }
         let n = result_types.len();
-        if n > 0 && range.next + n > range.end {
+        if n > 0 && range.next.saturating_add(n) > range.end {
             return r.err(format!(
                 "value index range was outside of the expected range for the parent region, got [{}, {}), but the maximum index was {}",
                 range.next,
-                range.next + n,
+                range.next.saturating_add(n),
                 range.end.saturating_sub(1)
             ));
         }

@@ -18,6 +18,7 @@ mod sections;
 mod string_section;
 
 use crate::error::Result;
+use crate::limits::Limits;
 use attr_type_section::AttrTypeTable;
 use dialect_section::Dialects;
 use rmlir_format::bytecode::SectionId;
@@ -67,6 +68,7 @@ pub struct BytecodeReader<'a> {
     hooks: &'a DialectRegistry,
     /// Dialect versions parsed by their hooks, by dialect index.
     versions: RefCell<HashMap<usize, Option<Arc<dyn DialectVersion>>>>,
+    limits: Limits,
     module: Module,
     lazy: BTreeMap<OpId, LazyRegions<'a>>,
     stats: ReadStats,
@@ -78,6 +80,18 @@ impl<'a> BytecodeReader<'a> {
         Self::open_with(data, OpRegistry::default_ref())
     }
 
+    /// [`BytecodeReader::open`] with explicit [`Limits`] (they also apply
+    /// to regions materialized later).
+    pub fn open_with_limits(data: &'a [u8], limits: Limits) -> Result<Self> {
+        Self::open_impl(
+            data,
+            OpRegistry::default_ref(),
+            DialectRegistry::default_ref(),
+            None,
+            limits,
+        )
+    }
+
     /// Opens a shared buffer (e.g. a memory map): resource blobs of the
     /// module borrow from it instead of being copied.
     pub fn open_shared(owner: &'a SharedBytes) -> Result<Self> {
@@ -86,11 +100,18 @@ impl<'a> BytecodeReader<'a> {
             OpRegistry::default_ref(),
             DialectRegistry::default_ref(),
             Some(owner),
+            Limits::default(),
         )
     }
 
     pub fn open_with(data: &'a [u8], registry: &'a OpRegistry) -> Result<Self> {
-        Self::open_impl(data, registry, DialectRegistry::default_ref(), None)
+        Self::open_impl(
+            data,
+            registry,
+            DialectRegistry::default_ref(),
+            None,
+            Limits::default(),
+        )
     }
 
     /// Opens `data` with the given op layouts and dialect hooks (SPEC.md
@@ -101,7 +122,7 @@ impl<'a> BytecodeReader<'a> {
         hooks: &'a DialectRegistry,
         owner: Option<&'a SharedBytes>,
     ) -> Result<Self> {
-        Self::open_impl(data, registry, hooks, owner)
+        Self::open_impl(data, registry, hooks, owner, Limits::default())
     }
 
     fn open_impl(
@@ -109,16 +130,18 @@ impl<'a> BytecodeReader<'a> {
         registry: &'a OpRegistry,
         hooks: &'a DialectRegistry,
         owner: Option<&SharedBytes>,
+        limits: Limits,
     ) -> Result<Self> {
         let header = sections::read_header(data)?;
         let sec = |id: SectionId| header.sections[id as usize].expect("checked by read_header");
-        let strings = string_section::read_strings(sec(SectionId::String).reader())?;
+        let reader = |s: sections::Section<'a>| s.reader().limited(limits.max_count);
+        let strings = string_section::read_strings(reader(sec(SectionId::String)))?;
         let properties = match header.sections[SectionId::Properties as usize] {
-            Some(s) => properties::read_properties_table(s.reader())?,
+            Some(s) => properties::read_properties_table(reader(s))?,
             None => Vec::new(),
         };
         let dialects = dialect_section::read_dialects(
-            sec(SectionId::Dialect).reader(),
+            reader(sec(SectionId::Dialect)),
             header.version,
             &strings,
         )?;
@@ -129,8 +152,8 @@ impl<'a> BytecodeReader<'a> {
             header.sections[SectionId::Resource as usize],
         ) {
             resource_keys = resource_section::read_resources(
-                offsets.reader(),
-                res.reader(),
+                reader(offsets),
+                reader(res),
                 &strings,
                 &dialects,
                 owner,
@@ -138,7 +161,7 @@ impl<'a> BytecodeReader<'a> {
             )?;
         }
         let table = AttrTypeTable::read(
-            sec(SectionId::AttrTypeOffset).reader(),
+            reader(sec(SectionId::AttrTypeOffset)),
             sec(SectionId::AttrType),
             &dialects,
         )?;
@@ -165,6 +188,7 @@ impl<'a> BytecodeReader<'a> {
             registry,
             hooks,
             versions: RefCell::new(HashMap::new()),
+            limits,
             module,
             lazy: BTreeMap::new(),
             stats: ReadStats::default(),
@@ -175,7 +199,7 @@ impl<'a> BytecodeReader<'a> {
             .iter()
             .filter_map(|d| d.version.map(|v| (d.name.into(), v.to_vec())))
             .collect();
-        r.read_top_level(sec(SectionId::Ir).reader())?;
+        r.read_top_level(reader(sec(SectionId::Ir)))?;
         if let Some(top) = r.module.top {
             r.run_upgrades(top)?;
         }
@@ -263,6 +287,13 @@ impl<'a> BytecodeReader<'a> {
 /// Reads a whole bytecode file eagerly into a [`Module`].
 pub fn read_bytecode(data: &[u8]) -> Result<Module> {
     let mut r = BytecodeReader::open(data)?;
+    r.materialize_all()?;
+    Ok(r.into_module())
+}
+
+/// [`read_bytecode`] with explicit [`Limits`].
+pub fn read_bytecode_with_limits(data: &[u8], limits: Limits) -> Result<Module> {
+    let mut r = BytecodeReader::open_with_limits(data, limits)?;
     r.materialize_all()?;
     Ok(r.into_module())
 }

@@ -44,7 +44,7 @@ impl<'a> BytecodeReader<'a> {
             );
         };
         // Offsets inside the payload are not tracked; errors point at the op.
-        let mut p = Reader::new(payload, at, "Properties");
+        let mut p = Reader::new(payload, at, "Properties").limited(self.limits.max_count);
         let Some(info) = info else {
             let a = self.attr_ref(&mut p)?;
             if !p.is_empty() {

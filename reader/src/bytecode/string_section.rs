@@ -6,8 +6,11 @@ use super::binary_reader::Reader;
 use crate::error::Result;
 
 pub fn read_strings<'a>(mut r: Reader<'a>) -> Result<Vec<&'a [u8]>> {
+    let at = r.offset();
     let count = r.read_varint()?;
-    // Capacity is bounded by the bytes left: each size takes at least one.
+    r.check_max_count(count, "string", at)?;
+    // Capacity is bounded by the bytes left: each size takes at least one
+    // (running out is reported by the read, with upstream's message).
     let mut sizes = Vec::with_capacity((count as usize).min(r.remaining()));
     for _ in 0..count {
         let at = r.offset();

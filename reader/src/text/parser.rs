@@ -5,6 +5,7 @@
 use super::lexer::{self, Tok, Token};
 use crate::affine_parser;
 use crate::error::{Error, ErrorKind, Position, Result};
+use crate::limits::Limits;
 use num_bigint::{BigInt, Sign};
 use num_traits::{One, Zero};
 use rmlir_format::float::{self, FloatKind};
@@ -16,44 +17,36 @@ mod attr_parser;
 mod dense_parser;
 mod type_parser;
 
-/// Limits that keep hostile input from exhausting the stack.
-#[derive(Clone, Copy, Debug)]
-pub struct TextLimits {
-    /// Maximum nesting of regions, attributes and types together.
-    pub max_depth: usize,
-}
-
-impl Default for TextLimits {
-    fn default() -> Self {
-        TextLimits { max_depth: 512 }
-    }
-}
+/// The limits of the text parser are the reader's [`Limits`] (the old
+/// name, kept for callers).
+pub type TextLimits = Limits;
 
 /// Parses a whole file of generic MLIR text. `file_name` is used in
 /// diagnostics and in the locations the parser makes up (MLIR names the
 /// implicit top-level module `loc("<file>":0:0)`).
 pub fn parse_module(src: &[u8], file_name: &str) -> Result<Module> {
-    parse_module_with_limits(src, file_name, TextLimits::default())
+    parse_module_with_limits(src, file_name, Limits::default())
 }
 
 /// Parses one attribute (as printed in bytecode's textual fallback
 /// entries) into `m`'s context; the whole input must be consumed.
-pub fn parse_attr_into(m: &mut Module, src: &[u8]) -> Result<AttrId> {
-    parse_entry_into(m, src, "Attribute", |p| p.parse_attr(None))
+pub fn parse_attr_into(m: &mut Module, src: &[u8], limits: Limits) -> Result<AttrId> {
+    parse_entry_into(m, src, limits, "Attribute", |p| p.parse_attr(None))
 }
 
 /// Parses one type into `m`'s context; the whole input must be consumed.
-pub fn parse_type_into(m: &mut Module, src: &[u8]) -> Result<TypeId> {
-    parse_entry_into(m, src, "Type", |p| p.parse_type())
+pub fn parse_type_into(m: &mut Module, src: &[u8], limits: Limits) -> Result<TypeId> {
+    parse_entry_into(m, src, limits, "Type", |p| p.parse_type())
 }
 
 fn parse_entry_into<T>(
     m: &mut Module,
     src: &[u8],
+    limits: Limits,
     what: &str,
     f: impl FnOnce(&mut Parser<'_>) -> Result<T>,
 ) -> Result<T> {
-    let mut p = Parser::new(src, "<bytecode entry>", TextLimits::default());
+    let mut p = Parser::new(src, "<bytecode entry>", limits);
     p.m = std::mem::take(m);
     // The shared constants must be ids of the adopted context.
     p.unit_attr = p.m.ctx.intern_attr(AttrData::Unit);
@@ -73,7 +66,8 @@ fn parse_entry_into<T>(
     r
 }
 
-pub fn parse_module_with_limits(src: &[u8], file_name: &str, limits: TextLimits) -> Result<Module> {
+/// [`parse_module`] with explicit [`Limits`].
+pub fn parse_module_with_limits(src: &[u8], file_name: &str, limits: Limits) -> Result<Module> {
     let mut p = Parser::new(src, file_name, limits);
     p.parse_top_level()?;
     Ok(p.m)
@@ -120,8 +114,11 @@ struct Parser<'a> {
     file: &'a str,
     tok: Token,
     m: Module,
-    limits: TextLimits,
+    limits: Limits,
+    /// Current attribute/type nesting.
     depth: usize,
+    /// Current region nesting.
+    region_depth: usize,
     attr_aliases: HashMap<Vec<u8>, AttrId>,
     type_aliases: HashMap<Vec<u8>, TypeId>,
     deferred_locs: Vec<(LocTarget, Vec<u8>, usize)>,
@@ -142,7 +139,7 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    fn new(src: &'a [u8], file: &'a str, limits: TextLimits) -> Self {
+    fn new(src: &'a [u8], file: &'a str, limits: Limits) -> Self {
         let mut m = Module::new();
         let unit_attr = m.ctx.intern_attr(AttrData::Unit);
         let empty_dict = m.ctx.intern_attr(AttrData::Dictionary(Vec::new()));
@@ -154,6 +151,9 @@ impl<'a> Parser<'a> {
             m,
             limits,
             depth: 0,
+            // The (implicit or explicit) module body is region 1, as in
+            // bytecode, so text never holds more nesting than bytecode reads.
+            region_depth: 1,
             attr_aliases: HashMap::new(),
             type_aliases: HashMap::new(),
             deferred_locs: Vec::new(),
@@ -328,12 +328,16 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// One level deeper into attributes/types.
     fn enter(&mut self) -> Result<()> {
         self.depth += 1;
-        if self.depth > self.limits.max_depth {
+        if self.depth > self.limits.max_attr_type_depth {
             return Err(Error::new(
                 ErrorKind::Limit,
-                format!("nesting deeper than the limit of {}", self.limits.max_depth),
+                format!(
+                    "attribute/type nesting deeper than the limit of {}",
+                    self.limits.max_attr_type_depth
+                ),
                 self.position(self.tok.start),
             ));
         }
@@ -342,6 +346,26 @@ impl<'a> Parser<'a> {
 
     fn leave(&mut self) {
         self.depth -= 1;
+    }
+
+    /// One region deeper.
+    fn enter_region(&mut self) -> Result<()> {
+        self.region_depth += 1;
+        if self.region_depth > self.limits.max_region_depth {
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!(
+                    "region nesting deeper than the limit of {}",
+                    self.limits.max_region_depth
+                ),
+                self.position(self.tok.start),
+            ));
+        }
+        Ok(())
+    }
+
+    fn leave_region(&mut self) {
+        self.region_depth -= 1;
     }
 
     fn string_value(&self, tok: Token) -> Result<Vec<u8>> {
@@ -637,7 +661,6 @@ impl<'a> Parser<'a> {
         }
         let name = self.parse_string("an operation name string")?;
         let name_id = self.m.op_names.intern(&name);
-        self.enter()?;
 
         // Operands.
         let mut operands: Vec<(Vec<u8>, u32, usize)> = Vec::new();
@@ -754,7 +777,6 @@ impl<'a> Parser<'a> {
             let l = self.loc_at(name_at);
             self.m.ops[op.index()].loc = l;
         }
-        self.leave();
         Ok(op)
     }
 
@@ -773,7 +795,7 @@ impl<'a> Parser<'a> {
                 let d = match info.and_then(|i| i.default_properties.as_deref()) {
                     Some(text) => {
                         let mut m = std::mem::take(&mut self.m);
-                        let r = parse_attr_into(&mut m, text.as_bytes());
+                        let r = parse_attr_into(&mut m, text.as_bytes(), self.limits);
                         self.m = m;
                         match r {
                             Ok(a) => Some(a),
@@ -896,6 +918,19 @@ impl<'a> Parser<'a> {
             }
         }
         // Forward reference: a placeholder resolved when the name is defined.
+        // Defining result N takes more than N bytes (a type per result), so a
+        // larger number can never resolve; refusing it here keeps `values`
+        // from growing to N entries (mlir-opt 22 runs out of memory on it).
+        if idx as usize >= self.src.len() {
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!(
+                    "result number {idx} of '%{}' is larger than any operation in this input can define",
+                    lossy(name)
+                ),
+                self.position(at),
+            ));
+        }
         let v = self.m.new_value(ty, ValueDef::Placeholder, None);
         let e = self.names.entry(name.to_vec()).or_insert(NameEntry {
             values: Vec::new(),
@@ -970,7 +1005,7 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_region(&mut self) -> Result<RegionId> {
-        self.enter()?;
+        self.enter_region()?;
         let region = self.m.new_region();
         self.expect(Tok::LBrace, "'{' to begin a region")?;
         self.block_scopes.push(BlockScope {
@@ -998,7 +1033,7 @@ impl<'a> Parser<'a> {
         for name in self.scope_defs.pop().expect("pushed above") {
             self.names.remove(&name);
         }
-        self.leave();
+        self.leave_region();
         Ok(region)
     }
 

@@ -168,6 +168,101 @@ fn check_resources(m: &Module) -> Result<(), WriteError> {
     Ok(())
 }
 
+/// The deepest region nesting the writer accepts: it writes operations,
+/// regions and blocks recursively, and 1,024 levels fit a 2 MiB thread
+/// stack with room to spare (`tests/tests/deep_nesting.rs`). Our reader's
+/// default limit is lower (`rmlir_reader::Limits`).
+pub const MAX_REGION_DEPTH: usize = 1024;
+
+/// Refuses modules nested deeper than [`MAX_REGION_DEPTH`], walking them
+/// without recursion.
+fn check_region_depth(m: &Module) -> Result<(), WriteError> {
+    let Some(top) = m.top else {
+        return Ok(());
+    };
+    let mut stack: Vec<(OpId, usize)> = vec![(top, 0)];
+    while let Some((op, depth)) = stack.pop() {
+        for &r in &m.op(op).regions {
+            if depth + 1 > MAX_REGION_DEPTH {
+                return Err(WriteError::new(format!(
+                    "regions nested deeper than the writer's limit of {MAX_REGION_DEPTH}"
+                )));
+            }
+            for &b in &m.region(r).blocks {
+                for &inner in &m.block(b).ops {
+                    stack.push((inner, depth + 1));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses operands whose value is not visible where it is used: defined
+/// in a region that does not enclose the use, or outside an isolated op
+/// the use is inside. Bytecode numbers values per region range (sibling
+/// regions reuse ids, isolated regions restart at 0), so such a reference
+/// would silently read back as another value. The text parser accepts
+/// them (MLIR's verifier, which we do not have, rejects them); found by
+/// fuzzing `text_roundtrip`.
+fn check_value_scopes(m: &Module, isolated: &[bool]) -> Result<(), WriteError> {
+    let Some(top) = m.top else {
+        return Ok(());
+    };
+    let def_region = |v: ValueId| match m.value(v).def {
+        ValueDef::Result { op, .. } => m.op(op).parent.and_then(|b| m.block(b).parent),
+        ValueDef::BlockArg { block, .. } => m.block(block).parent,
+        ValueDef::Placeholder => None,
+    };
+    let mut stack = vec![top];
+    while let Some(op) = stack.pop() {
+        let o = m.op(op);
+        for &r in &o.regions {
+            for &b in &m.region(r).blocks {
+                stack.extend(m.block(b).ops.iter().copied());
+            }
+        }
+        let Some(use_region) = o.parent.and_then(|b| m.block(b).parent) else {
+            continue;
+        };
+        for &v in &o.operands {
+            let Some(want) = def_region(v) else {
+                return Err(WriteError::at(
+                    m,
+                    op,
+                    "operand is an unresolved value".into(),
+                ));
+            };
+            // Walk out from the use until the defining region, stopping at
+            // an isolated op.
+            let mut r = use_region;
+            let visible = loop {
+                if r == want {
+                    break true;
+                }
+                let Some(parent_op) = m.region(r).parent else {
+                    break false;
+                };
+                if isolated.get(parent_op.index()).copied().unwrap_or(false) {
+                    break false;
+                }
+                match m.op(parent_op).parent.and_then(|b| m.block(b).parent) {
+                    Some(outer) => r = outer,
+                    None => break false,
+                }
+            };
+            if !visible {
+                return Err(WriteError::at(
+                    m,
+                    op,
+                    "operand uses a value that is not visible here (defined in a region that does not enclose this use, or outside an isolated operation); bytecode would read it back as another value".into(),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Writes `m` as MLIR bytecode, with mlir-opt 22's op layouts and the
 /// default dialect hooks.
 pub fn write_bytecode(m: &Module, opts: &WriteOptions) -> Result<Vec<u8>, WriteError> {
@@ -196,11 +291,13 @@ pub fn write_bytecode_with(
         return Err(WriteError::new("the producer string must not contain NUL"));
     }
     check_resources(m)?;
+    check_region_depth(m)?;
     let hooks = dialect_hooks::WriteHooks::new(dialects, &opts.dialect_versions)?;
     let mut num = Numbering::run(m, version, registry, &hooks)?;
+    check_value_scopes(m, &num.isolated)?;
     let mut strings = Strings::default();
     let dialect = sections::dialect_section(&num, &mut strings);
-    let (at_offsets, at_data) = sections::attr_type_sections(&mut num, &mut strings);
+    let (at_offsets, at_data) = sections::attr_type_sections(&mut num, &mut strings)?;
     let (ir, props) = {
         let mut w = IrWriter {
             num: &mut num,

@@ -66,11 +66,6 @@ pub struct Numbering<'m> {
     pub custom_types: HashMap<TypeId, Rc<dialect_entries::Custom>>,
     error: Option<WriteError>,
     next_value: u32,
-    /// The value scope (SPEC.md §6.7: the top level or one isolated op)
-    /// each value is numbered in, and each op sits in.
-    pub value_scope: Vec<u32>,
-    pub op_scope: Vec<u32>,
-    cur_scope: u32,
 }
 
 impl<'m> Numbering<'m> {
@@ -109,16 +104,12 @@ impl<'m> Numbering<'m> {
             custom_types: HashMap::new(),
             error: None,
             next_value: 0,
-            value_scope: vec![UNSET; m.values.len()],
-            op_scope: vec![UNSET; m.ops.len()],
-            cur_scope: top.0,
         };
         n.number_op(top);
-        let mut stack: Vec<(RegionId, u32, u32)> = Vec::new();
+        let mut stack: Vec<(RegionId, u32)> = Vec::new();
         n.push_regions(top, &mut stack);
-        while let Some((r, start, scope)) = stack.pop() {
+        while let Some((r, start)) = stack.pop() {
             n.next_value = start;
-            n.cur_scope = scope;
             n.number_region(r);
             for &b in &m.region(r).blocks {
                 for &op in &m.block(b).ops {
@@ -133,18 +124,18 @@ impl<'m> Numbering<'m> {
         Ok(n)
     }
 
-    fn push_regions(&self, op: OpId, stack: &mut Vec<(RegionId, u32, u32)>) {
+    fn push_regions(&self, op: OpId, stack: &mut Vec<(RegionId, u32)>) {
         let o = self.m.op(op);
         if o.regions.is_empty() {
             return;
         }
-        let (start, scope) = if self.isolated[op.index()] {
-            (0, op.0)
+        let start = if self.isolated[op.index()] {
+            0
         } else {
-            (self.next_value, self.op_scope[op.index()])
+            self.next_value
         };
         for &r in &o.regions {
-            stack.push((r, start, scope));
+            stack.push((r, start));
         }
     }
 
@@ -158,7 +149,6 @@ impl<'m> Numbering<'m> {
         for (i, &b) in blocks.iter().enumerate() {
             self.block_index[b.index()] = i as u32;
             for &a in &m.block(b).args {
-                self.value_scope[a.index()] = self.cur_scope;
                 self.value_ids[a.index()] = self.next_value;
                 self.next_value += 1;
                 let v = m.value(a);
@@ -186,9 +176,7 @@ impl<'m> Numbering<'m> {
         let m = self.m;
         let o = m.op(op);
         self.number_op_name(o.name);
-        self.op_scope[op.index()] = self.cur_scope;
         for v in o.results() {
-            self.value_scope[v.index()] = self.cur_scope;
             self.value_ids[v.index()] = self.next_value;
             self.next_value += 1;
             self.number_type(m.value(v).ty);

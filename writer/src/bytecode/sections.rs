@@ -197,8 +197,25 @@ pub fn dialect_section(num: &Numbering<'_>, strings: &mut Strings) -> Encoder {
     e
 }
 
+/// A textual entry ends at its NUL; text holding a NUL byte (a raw NUL in
+/// an opaque dialect attribute's string, which the text parser keeps as
+/// MLIR's lexer does) cannot be one. Refused rather than written unreadable.
+fn checked_text_entry(what: &str, text: String) -> Result<String, WriteError> {
+    if text.contains('\0') {
+        let shown: String = text.chars().take(80).collect();
+        return Err(WriteError::new(format!(
+            "cannot write the {what} `{}` as a textual bytecode entry: it contains a NUL byte",
+            shown.escape_debug()
+        )));
+    }
+    Ok(text)
+}
+
 /// `(offsets, entries)`.
-pub fn attr_type_sections(num: &mut Numbering<'_>, strings: &mut Strings) -> (Encoder, Encoder) {
+pub fn attr_type_sections(
+    num: &mut Numbering<'_>,
+    strings: &mut Strings,
+) -> Result<(Encoder, Encoder), WriteError> {
     let mut offsets = Encoder::new();
     let mut data = Encoder::new();
     offsets.varint(num.attrs.len() as u64);
@@ -232,7 +249,9 @@ pub fn attr_type_sections(num: &mut Numbering<'_>, strings: &mut Strings) -> (En
                 };
                 dialect_entries::write(&mut s, &enc);
             } else {
-                data.cstr(text_entry::attr_text(ctx, &d).as_bytes());
+                data.cstr(
+                    checked_text_entry("attribute", text_entry::attr_text(ctx, &d))?.as_bytes(),
+                );
             }
             offsets.varint_flag((data.len() - start) as u64, custom);
         }
@@ -263,12 +282,12 @@ pub fn attr_type_sections(num: &mut Numbering<'_>, strings: &mut Strings) -> (En
                 };
                 dialect_entries::write(&mut s, &enc);
             } else {
-                data.cstr(text_entry::type_text(ctx, t).as_bytes());
+                data.cstr(checked_text_entry("type", text_entry::type_text(ctx, t))?.as_bytes());
             }
             offsets.varint_flag((data.len() - start) as u64, custom);
         }
     }
-    (offsets, data)
+    Ok((offsets, data))
 }
 
 /// The IR section and its properties table.
@@ -352,18 +371,6 @@ impl IrWriter<'_, '_> {
             e.varint(o.operands.len() as u64);
             for &x in &o.operands {
                 let id = self.num.value_ids[x.index()];
-                if id != u32::MAX
-                    && self.num.value_scope[x.index()] != self.num.op_scope[op.index()]
-                {
-                    return Err(WriteError::at(
-                        m,
-                        op,
-                        format!(
-                            "an operand of '{}' is defined outside the isolated-from-above operation that contains it; bytecode cannot refer to it (the file would not read back)",
-                            String::from_utf8_lossy(m.op_name(op))
-                        ),
-                    ));
-                }
                 if id == u32::MAX {
                     return Err(WriteError::at(
                         m,

@@ -724,6 +724,20 @@ impl<'a> Parser<'a> {
     /// The pieces of a registered dialect's symbol data `start..end` whose
     /// mnemonic is `mnemonic` (SPEC.md §2.4): text, nested attributes and
     /// types, and nested attributes the dialect prints stripped.
+    /// The source text `a..b` of a dialect body, with the string literals
+    /// in `respelled` written as the dialect prints them.
+    fn body_text(&self, a: usize, b: usize, respelled: &[(usize, usize, String)]) -> String {
+        let mut out = String::new();
+        let mut at = a;
+        for (p, q, quoted) in respelled.iter().filter(|(p, q, _)| *p >= a && *q <= b) {
+            out.push_str(&lossy(&self.src[at..*p]));
+            out.push_str(quoted);
+            at = *q;
+        }
+        out.push_str(&lossy(&self.src[at..b]));
+        out
+    }
+
     fn dialect_body(
         &mut self,
         dialect: &str,
@@ -732,6 +746,9 @@ impl<'a> Parser<'a> {
         end: usize,
     ) -> Result<DialectBody> {
         let mut pieces = Vec::new();
+        // String literals the dialect would print differently (MLIR prints
+        // their decoded bytes escaped: `\0A`, not `\n` or a raw byte).
+        let mut respelled: Vec<(usize, usize, String)> = Vec::new();
         let mut text_start = start;
         let mut p = start;
         // The `<` opening the parameters (the source holds the mnemonic,
@@ -747,7 +764,17 @@ impl<'a> Parser<'a> {
         while p < end {
             let c = self.src[p];
             if c == b'"' {
-                p = lexer::string_end(self.src, p).unwrap_or(end).min(end);
+                let q = lexer::string_end(self.src, p).unwrap_or(end).min(end);
+                if q >= p + 2 && self.src[q - 1] == b'"' {
+                    if let Ok(bytes) = lexer::unescape(&self.src[p + 1..q - 1]) {
+                        let mut quoted = String::new();
+                        rmlir_format::escape::write_quoted(&bytes, &mut quoted);
+                        if quoted.as_bytes() != &self.src[p..q] {
+                            respelled.push((p, q, quoted));
+                        }
+                    }
+                }
+                p = q;
                 continue;
             }
             if c == b'<' {
@@ -757,7 +784,9 @@ impl<'a> Parser<'a> {
                     let body_end = self.scan_balanced_body(p)?;
                     if body_end <= end {
                         if text_start < p {
-                            pieces.push(BodyPiece::Text(lossy(&self.src[text_start..p]).into()));
+                            pieces.push(BodyPiece::Text(
+                                self.body_text(text_start, p, &respelled).into(),
+                            ));
                         }
                         self.enter()?;
                         let mut inner = self.dialect_body(dialect, nested, p, body_end)?;
@@ -806,7 +835,9 @@ impl<'a> Parser<'a> {
                 continue;
             }
             if text_start < p {
-                pieces.push(BodyPiece::Text(lossy(&self.src[text_start..p]).into()));
+                pieces.push(BodyPiece::Text(
+                    self.body_text(text_start, p, &respelled).into(),
+                ));
             }
             self.reset_to(p);
             let mut list_next = None;
@@ -845,7 +876,9 @@ impl<'a> Parser<'a> {
             text_start = p;
         }
         if text_start < end {
-            pieces.push(BodyPiece::Text(lossy(&self.src[text_start..end]).into()));
+            pieces.push(BodyPiece::Text(
+                self.body_text(text_start, end, &respelled).into(),
+            ));
         }
         Ok(DialectBody {
             dialect: dialect.into(),

@@ -33,6 +33,7 @@ impl<'a> Parser<'a> {
                     _ => return self.err("expected integer or float literal in dense array"),
                 };
                 self.bump();
+                self.check_dense_budget(data.len() / layout.bytes.max(1) + 1, layout.bytes, ty_at)?;
                 self.encode_element(&elem_lit, tok.start, &tdata, layout, &mut data)?;
                 if !self.eat(Tok::Comma) {
                     break;
@@ -44,6 +45,24 @@ impl<'a> Parser<'a> {
             elem,
             data: data.into_boxed_slice(),
         }))
+    }
+
+    /// The storage of `n` elements of `size` bytes, refused beyond 64
+    /// bytes per input byte plus 1 MiB: elements of wide types (up to
+    /// i16777215, 2 MiB each) would otherwise expand a few bytes of text a
+    /// million times. No real literal comes near.
+    fn check_dense_budget(&self, n: usize, size: usize, at: usize) -> Result<usize> {
+        let budget = self.src.len().saturating_mul(64).saturating_add(1 << 20);
+        match n.checked_mul(size) {
+            Some(b) if b <= budget => Ok(b),
+            _ => Err(Error::new(
+                ErrorKind::Limit,
+                format!(
+                    "dense literal of {n} elements of {size} bytes each is larger than the limit for this input ({budget} bytes)"
+                ),
+                self.position(at),
+            )),
+        }
     }
 
     /// Parses the literal inside `dense<...>` / `sparse<...>`.
@@ -302,7 +321,8 @@ impl<'a> Parser<'a> {
             return Ok(AttrData::DenseString { ty, splat, strings });
         }
         let layout = layout.expect("numeric");
-        let mut data = Vec::with_capacity(lit.elems.len() * layout.bytes);
+        let bytes = self.check_dense_budget(lit.elems.len(), layout.bytes, ty_at)?;
+        let mut data = Vec::with_capacity(bytes);
         for (e, at) in &lit.elems {
             self.encode_element(e, *at, &elem_data, layout, &mut data)?;
         }

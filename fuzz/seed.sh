@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Builds the seed corpora of the fuzz targets from ../shared/corpus (or
+# $RMLIR_CORPUS) into fuzz/corpus/<target>/ (git-ignored):
+#   text_parser, text_roundtrip   every case's generic.mlir
+#   bytecode_eager, bytecode_lazy every case's v6.mlirbc, the real-client
+#                                 modules and upstream's own .mlirbc tests
+#   structured                    32 deterministic pseudo-random 4 KiB inputs
+#                                 (its input drives a generator)
+# Files larger than $SEED_MAX_BYTES (default 65536) are left out: big seeds
+# slow every execution. SEED_STRIDE=N keeps every Nth case only (the CI
+# smoke run uses 20); CORPUS_OUT changes the output folder. Idempotent:
+# existing corpora are added to.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+corpus="${RMLIR_CORPUS:-$here/../../shared/corpus}"
+max="${SEED_MAX_BYTES:-65536}"
+[[ -d $corpus/cases ]] || { echo "seed.sh: no corpus at $corpus/cases" >&2; exit 1; }
+out="${CORPUS_OUT:-$here/corpus}"
+stride="${SEED_STRIDE:-1}"
+mkdir -p "$out"/{text_parser,text_roundtrip,bytecode_eager,bytecode_lazy,structured}
+
+copy() { # copy SRC NAME DIR...
+  local src=$1 name=$2; shift 2
+  [[ -f $src ]] || return 0
+  (( $(stat -c %s "$src") <= max )) || return 0
+  for d in "$@"; do cp "$src" "$out/$d/$name"; done
+}
+
+n_text=0 n_bc=0 i=0
+for c in "$corpus"/cases/* "$corpus"/real-client/cases/*; do
+  i=$((i+1)); (( (i - 1) % stride == 0 )) || continue
+  id=$(basename "$c")
+  if [[ -f $c/generic.mlir ]]; then copy "$c/generic.mlir" "$id.mlir" text_parser text_roundtrip; n_text=$((n_text+1)); fi
+  if [[ -f $c/v6.mlirbc ]]; then copy "$c/v6.mlirbc" "$id.mlirbc" bytecode_eager bytecode_lazy; n_bc=$((n_bc+1)); fi
+done
+if [[ -d $corpus/upstream-bytecode ]]; then
+  while IFS= read -r -d '' f; do
+    copy "$f" "upstream-$(basename "$f")" bytecode_eager bytecode_lazy
+    n_bc=$((n_bc+1))
+  done < <(find "$corpus/upstream-bytecode" -name '*.mlirbc' -print0 | sort -z)
+fi
+python3 - "$out/structured" <<'PY'
+import random, sys
+for i in range(32):
+    r = random.Random(i)
+    with open(f"{sys.argv[1]}/random-{i:02}", "wb") as f:
+        f.write(bytes(r.getrandbits(8) for _ in range(4096)))
+PY
+for d in "$out"/*/; do
+  echo "seed.sh: $(ls "$d" | wc -l) seeds in $d"
+done
+echo "seed.sh: from $n_text text cases and $n_bc bytecode files (max $max bytes each)"

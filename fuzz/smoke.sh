@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# CI smoke run of every fuzz target: builds them once, seeds a small corpus
+# (every 20th corpus file, SEED_STRIDE) and runs each for $FUZZ_SECONDS
+# (default 20) seconds. libFuzzer exits non-zero on any crash, timeout or
+# out-of-memory, and so does this script. Stable Rust: RUSTC_BOOTSTRAP=1.
+set -euo pipefail
+cd "$(dirname "$0")"
+secs="${FUZZ_SECONDS:-20}"
+export RUSTC_BOOTSTRAP=1
+targets=(text_parser bytecode_eager bytecode_lazy text_roundtrip structured)
+opts=(--sanitizer none --release --debug-assertions)
+cargo fuzz build "${opts[@]}"
+SEED_STRIDE="${SEED_STRIDE:-20}" CORPUS_OUT="$PWD/target/smoke-corpus" bash seed.sh >/dev/null
+for t in "${targets[@]}"; do
+  echo "== fuzz smoke: $t (${secs}s)"
+  mkdir -p "target/smoke-artifacts/$t"
+  log="target/smoke-artifacts/$t.log"
+  status=0
+  cargo fuzz run "${opts[@]}" "$t" "target/smoke-corpus/$t" -- -max_len=16384 \
+    -max_total_time="$secs" -rss_limit_mb=2048 -timeout=20 \
+    -artifact_prefix="target/smoke-artifacts/$t/" -print_final_stats=1 >"$log" 2>&1 || status=$?
+  grep -E '(INITED|DONE) |stat::(number_of_executed_units|average_exec_per_sec)|ERROR|panicked|Test unit written' "$log" || true
+  if [[ $status -ne 0 ]]; then
+    tail -n 60 "$log" >&2
+    echo "fuzz smoke: $t FAILED (exit $status; log $log)" >&2
+    exit 1
+  fi
+done
+echo "fuzz smoke: all targets ran ${secs}s without a crash"
