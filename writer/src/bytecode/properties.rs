@@ -133,6 +133,23 @@ fn integer(m: &Module, a: AttrId) -> Result<&num_bigint::BigInt, String> {
     }
 }
 
+/// An integer property's value, which mlir-opt shows (and reads) as a
+/// signless integer attribute of exactly the property's width; another
+/// width would be re-typed on the way through the positional payload.
+fn integer_of_width(m: &Module, a: AttrId, bits: u32) -> Result<&num_bigint::BigInt, String> {
+    match m.ctx.attr(a) {
+        AttrData::Integer { value, ty }
+            if matches!(m.ctx.ty(*ty), TypeData::Integer { width, .. } if *width == bits) =>
+        {
+            Ok(value)
+        }
+        AttrData::Integer { .. } => Err(format!(
+            "expected an i{bits} integer (the property's width); a value of another type would read back re-typed"
+        )),
+        _ => Err("expected an integer attribute".into()),
+    }
+}
+
 fn segment_sizes(m: &Module, a: AttrId) -> Result<Vec<u64>, String> {
     match m.ctx.attr(a) {
         AttrData::DenseArray { elem, data }
@@ -181,7 +198,7 @@ fn write_field<S: Sink>(
             let x = match v {
                 None => 0,
                 Some(a) => {
-                    let value = integer(m, a)?;
+                    let value = integer_of_width(m, a, *bits)?;
                     // The C++ storage converted to uint64_t: sign-extended
                     // for signed integers, zero-extended otherwise.
                     if *signed {
@@ -196,7 +213,7 @@ fn write_field<S: Sink>(
         FieldKind::Enum { bits } => {
             let x = match v {
                 None => 0,
-                Some(a) => int_words(integer(m, a)?, (*bits).min(64))[0],
+                Some(a) => int_words(integer_of_width(m, a, *bits)?, (*bits).min(64))[0],
             };
             s.varint(x);
         }
