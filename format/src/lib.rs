@@ -9,6 +9,7 @@ pub mod dense;
 pub mod dialect_encodings;
 pub mod dialects;
 pub mod escape;
+pub mod fasthash;
 pub mod float;
 pub mod ir;
 pub mod op_registry;
