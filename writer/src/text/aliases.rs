@@ -34,8 +34,7 @@ impl Alias {
         out.push(if is_type { '!' } else { '#' });
         out.push_str(self.name);
         if self.index > 0 {
-            use std::fmt::Write;
-            let _ = write!(out, "{}", self.index);
+            super::names::push_uint(out, self.index as u64);
         }
     }
 }

@@ -272,7 +272,8 @@ impl Printer<'_> {
     }
 
     fn block_name(&mut self, b: BlockId) {
-        let _ = write!(self.out, "^bb{}", self.names.blocks[b.index()]);
+        self.out.push_str("^bb");
+        super::names::push_uint(&mut self.out, self.names.blocks[b.index()] as u64);
     }
 
     fn region(&mut self, r: RegionId) {
@@ -373,7 +374,10 @@ impl Printer<'_> {
             AttrData::FileLineCol { file, line, col } => {
                 // MLIR names a point location with an empty file "-".
                 quoted(if file.is_empty() { b"-" } else { file }, &mut self.out);
-                let _ = write!(self.out, ":{line}:{col}");
+                self.out.push(':');
+                super::names::push_uint(&mut self.out, *line as u64);
+                self.out.push(':');
+                super::names::push_uint(&mut self.out, *col as u64);
             }
             AttrData::FileLineColRange {
                 file,
