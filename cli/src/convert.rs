@@ -42,5 +42,8 @@ pub fn run(
     let loaded = load::load(&inp, progress)?;
     let bytes = convert(&inp, &loaded, version, producer, compression, progress)?;
     progress.finish();
-    output::write_output(Some(output), &bytes)
+    crate::exit_without_freeing(loaded);
+    let r = output::write_output(Some(output), &bytes);
+    crate::exit_without_freeing(bytes);
+    r
 }

@@ -12,9 +12,20 @@ pub fn run(
 ) -> Result<(), String> {
     let inp = input::read_input(input, progress)?;
     let loaded = load::load(&inp, progress)?;
-    progress.phase("printing");
-    let text =
-        rmlir_writer::print_module(&loaded.module, rmlir_writer::PrintOptions { local_scope });
+    if output.is_none_or(|p| p == Path::new("-")) {
+        // The text goes to standard output as it is printed: no progress
+        // line may be drawn between its pieces on a shared terminal.
+        progress.finish();
+    } else {
+        progress.phase("printing");
+    }
+    let opts = rmlir_writer::PrintOptions { local_scope };
+    // Printed straight into the output file in ~1 MB pieces: the text
+    // (often 7x the bytecode) is never held whole.
+    let result = output::write_output_with(output, |w| {
+        rmlir_writer::print_module_to(&loaded.module, opts, w)
+    });
     progress.finish();
-    output::write_output(output, text.as_bytes())
+    crate::exit_without_freeing(loaded);
+    result
 }

@@ -6,9 +6,20 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 pub fn write_output(output: Option<&Path>, data: &[u8]) -> Result<(), String> {
+    write_output_with(output, |w| w.write_all(data))
+}
+
+/// Like [`write_output`], for output produced piece by piece: `produce`
+/// writes it to the file (or standard output) as it goes, so it never has
+/// to be held whole in memory. Standard output is buffered here; files get
+/// `produce`'s own (large) writes.
+pub fn write_output_with(
+    output: Option<&Path>,
+    produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), String> {
     let Some(path) = output.filter(|p| *p != Path::new("-")) else {
-        let mut out = std::io::stdout().lock();
-        return match out.write_all(data).and_then(|_| out.flush()) {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        return match produce(&mut out).and_then(|_| out.flush()) {
             // The reader went away (`rmlir-bc decode big.mlirbc | head`):
             // what it wanted it got, as with SIGPIPE in C tools.
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
@@ -29,7 +40,7 @@ pub fn write_output(output: Option<&Path>, data: &[u8]) -> Result<(), String> {
     ));
     let result = (|| -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(data)?;
+        produce(&mut f)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)
     })();

@@ -3,9 +3,11 @@
 //! uniques storage. Equality of ids is structural equality (SPEC.md §2.1).
 
 use crate::attrs::AttrData;
+use crate::fasthash::{FastBuildHasher, PrehashedHasher};
 use crate::types::TypeData;
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hash};
+use std::hash::{BuildHasher, BuildHasherDefault, Hash};
 
 /// Id of an interned type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -15,47 +17,69 @@ pub struct TypeId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct AttrId(pub u32);
 
-/// A hash-consing table. Items are stored once; the index maps a hash to the
-/// ids that share it, so large payloads (dense blobs) are not duplicated.
+/// A hash-consing table. Items are stored once; the index maps a hash to
+/// the newest id with that hash and `next` chains the older ones, so large
+/// payloads (dense blobs) are not duplicated and interning allocates
+/// nothing per item.
 #[derive(Debug)]
 struct Interner<T> {
     items: Vec<T>,
-    index: HashMap<u64, Vec<u32>>,
-    hasher: std::collections::hash_map::RandomState,
+    index: HashMap<u64, u32, BuildHasherDefault<PrehashedHasher>>,
+    /// `next[id]`: the previous id with the same hash, or `NONE`.
+    next: Vec<u32>,
 }
+
+const NONE: u32 = u32::MAX;
 
 impl<T> Default for Interner<T> {
     fn default() -> Self {
         Interner {
             items: Vec::new(),
-            index: HashMap::new(),
-            hasher: Default::default(),
+            index: HashMap::default(),
+            next: Vec::new(),
         }
     }
 }
 
 impl<T: Hash + Eq> Interner<T> {
+    fn hash(item: &T) -> u64 {
+        FastBuildHasher::default().hash_one(item)
+    }
+
     fn intern(&mut self, item: T) -> u32 {
-        let h = self.hasher.hash_one(&item);
-        let bucket = self.index.entry(h).or_default();
-        for &id in bucket.iter() {
-            if self.items[id as usize] == item {
-                return id;
+        let h = Self::hash(&item);
+        let id = u32::try_from(self.items.len()).expect("more than 2^32 interned items");
+        assert!(id != NONE, "more than 2^32 - 1 interned items");
+        match self.index.entry(h) {
+            Entry::Occupied(mut e) => {
+                let mut cur = *e.get();
+                while cur != NONE {
+                    if self.items[cur as usize] == item {
+                        return cur;
+                    }
+                    cur = self.next[cur as usize];
+                }
+                self.next.push(*e.get());
+                e.insert(id);
+            }
+            Entry::Vacant(e) => {
+                self.next.push(NONE);
+                e.insert(id);
             }
         }
-        let id = u32::try_from(self.items.len()).expect("more than 2^32 interned items");
         self.items.push(item);
-        bucket.push(id);
         id
     }
 
     fn find(&self, item: &T) -> Option<u32> {
-        let h = self.hasher.hash_one(item);
-        self.index
-            .get(&h)?
-            .iter()
-            .copied()
-            .find(|&id| self.items[id as usize] == *item)
+        let mut cur = *self.index.get(&Self::hash(item))?;
+        while cur != NONE {
+            if self.items[cur as usize] == *item {
+                return Some(cur);
+            }
+            cur = self.next[cur as usize];
+        }
+        None
     }
 }
 

@@ -10,6 +10,7 @@ pub mod dialect_encodings;
 pub mod dialect_hooks;
 pub mod dialects;
 pub mod escape;
+pub mod fasthash;
 pub mod float;
 pub mod ir;
 pub mod op_registry;

@@ -4,4 +4,4 @@ pub mod bytecode;
 pub mod text;
 
 pub use bytecode::{write_bytecode, write_bytecode_with, WriteError, WriteOptions};
-pub use text::{print_module, PrintOptions};
+pub use text::{print_module, print_module_to, PrintOptions};

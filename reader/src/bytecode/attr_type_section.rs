@@ -18,11 +18,85 @@ pub struct Entry<'a> {
     pub custom: bool,
 }
 
+/// The entries of one kind (attributes or types), compactly: a large file
+/// has millions, and `info` must open it in a few megabytes. Entries are
+/// contiguous in the section, so entry `i` spans `starts[i] .. starts[i+1]`
+/// (the last one up to `end`); its dialect comes from the group it was
+/// listed in.
+pub struct Entries<'a> {
+    data: &'a [u8],
+    base: usize,
+    /// The low 32 bits of `offset << 1 | custom` of each entry (offset
+    /// relative to `data`); `high` holds the rest.
+    starts: Vec<u32>,
+    /// `(first index, bits 32..)` wherever the high bits change (only in
+    /// sections over 2 GiB): they only grow, so a binary search finds them.
+    high: Vec<(usize, u64)>,
+    end: usize,
+    /// `(index of the group's first entry, dialect)`, by index.
+    groups: Vec<(usize, usize)>,
+}
+
+impl<'a> Entries<'a> {
+    fn new(data: &'a [u8], base: usize, capacity: usize) -> Self {
+        Entries {
+            data,
+            base,
+            starts: Vec::with_capacity(capacity),
+            high: Vec::new(),
+            end: 0,
+            groups: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    fn push(&mut self, start: u64) {
+        let hi = start >> 32;
+        if hi != self.high.last().map_or(0, |h| h.1) {
+            self.high.push((self.starts.len(), hi));
+        }
+        self.starts.push(start as u32);
+    }
+
+    fn start(&self, i: usize) -> Option<u64> {
+        let lo = *self.starts.get(i)? as u64;
+        let h = self.high.partition_point(|&(first, _)| first <= i);
+        let hi = if h == 0 { 0 } else { self.high[h - 1].1 };
+        Some(hi << 32 | lo)
+    }
+
+    pub fn get(&self, i: usize) -> Option<Entry<'a>> {
+        let start = self.start(i)?;
+        let end = match self.start(i + 1) {
+            Some(next) => (next >> 1) as usize,
+            None => self.end,
+        };
+        let offset = (start >> 1) as usize;
+        let g = self.groups.partition_point(|&(first, _)| first <= i) - 1;
+        Some(Entry {
+            dialect: self.groups[g].1,
+            data: &self.data[offset..end],
+            offset: self.base + offset,
+            custom: start & 1 != 0,
+        })
+    }
+}
+
+/// Cache slots hold `id + 1`, so that 0 means "not decoded yet" and the
+/// caches are zeroed allocations: the pages of a large file's caches that
+/// a lazy reader never writes are never touched (`info` on a 200 MB module
+/// decodes a few percent of its attributes). Ids stay below `u32::MAX`
+/// (the context asserts so).
+const NOT_DECODED: u32 = 0;
+
 pub struct AttrTypeTable<'a> {
-    pub attrs: Vec<Entry<'a>>,
-    pub types: Vec<Entry<'a>>,
-    attr_cache: Vec<Option<AttrId>>,
-    type_cache: Vec<Option<TypeId>>,
+    pub attrs: Entries<'a>,
+    pub types: Entries<'a>,
+    attr_cache: Vec<u32>,
+    type_cache: Vec<u32>,
     depth: usize,
 }
 
@@ -40,7 +114,7 @@ impl<'a> AttrTypeTable<'a> {
         )?;
         let mut offset = 0usize;
         let mut read_group =
-            |r: &mut Reader<'a>, total: u64, out: &mut Vec<Entry<'a>>| -> Result<()> {
+            |r: &mut Reader<'a>, total: u64, out: &mut Entries<'a>| -> Result<()> {
                 while (out.len() as u64) < total {
                     let at = r.offset();
                     let d = r.read_varint()?;
@@ -55,6 +129,9 @@ impl<'a> AttrTypeTable<'a> {
                             format!("attribute/type group of {count} entries overruns the table"),
                         );
                     }
+                    if count > 0 {
+                        out.groups.push((out.len(), d as usize));
+                    }
                     for _ in 0..count {
                         let at = r.offset();
                         let (size, custom) = r.read_varint_flag()?;
@@ -64,21 +141,18 @@ impl<'a> AttrTypeTable<'a> {
                                 "Attribute or Type entry offset points past the end of section",
                             );
                         }
-                        let size = size as usize;
-                        out.push(Entry {
-                            dialect: d as usize,
-                            data: &data.data[offset..offset + size],
-                            offset: data.offset + offset,
-                            custom,
-                        });
-                        offset += size;
+                        out.push((offset as u64) << 1 | custom as u64);
+                        offset += size as usize;
+                        out.end = offset;
                     }
                 }
                 Ok(())
             };
-        let mut attrs = Vec::with_capacity(num_attrs as usize);
-        let mut types = Vec::with_capacity(num_types as usize);
+        let mut attrs = Entries::new(data.data, data.offset, num_attrs as usize);
+        let mut types = Entries::new(data.data, data.offset, num_types as usize);
         read_group(&mut r, num_attrs, &mut attrs)?;
+        // The type entries follow the attribute entries.
+        types.end = attrs.end;
         read_group(&mut r, num_types, &mut types)?;
         if !r.is_empty() {
             return r.err("unexpected trailing data in the Attribute/Type offset section");
@@ -86,8 +160,8 @@ impl<'a> AttrTypeTable<'a> {
         // Bytes after the last entry are ignored, as upstream ignores them
         // (its own test files have some).
         Ok(AttrTypeTable {
-            attr_cache: vec![None; attrs.len()],
-            type_cache: vec![None; types.len()],
+            attr_cache: vec![NOT_DECODED; attrs.len()],
+            type_cache: vec![NOT_DECODED; types.len()],
             attrs,
             types,
             depth: 0,
@@ -110,32 +184,34 @@ impl<'a> BytecodeReader<'a> {
     }
 
     pub(super) fn attr_at(&mut self, idx: u64, r: &Reader<'a>, at: usize) -> Result<AttrId> {
-        let Some(&entry) = self.table.attrs.get(idx as usize) else {
+        let Some(&cached) = self.table.attr_cache.get(idx as usize) else {
             return r.err_at(at, format!("invalid Attribute index: {idx}"));
         };
-        if let Some(a) = self.table.attr_cache[idx as usize] {
-            return Ok(a);
+        if cached != NOT_DECODED {
+            return Ok(AttrId(cached - 1));
         }
+        let entry = self.table.attrs.get(idx as usize).expect("index checked");
         self.enter_entry(r, at)?;
         let res = self.decode_attr_entry(entry);
         self.table.depth -= 1;
         let a = res?;
-        self.table.attr_cache[idx as usize] = Some(a);
+        self.table.attr_cache[idx as usize] = a.0 + 1;
         Ok(a)
     }
 
     pub(super) fn type_at(&mut self, idx: u64, r: &Reader<'a>, at: usize) -> Result<TypeId> {
-        let Some(&entry) = self.table.types.get(idx as usize) else {
+        let Some(&cached) = self.table.type_cache.get(idx as usize) else {
             return r.err_at(at, format!("invalid Type index: {idx}"));
         };
-        if let Some(t) = self.table.type_cache[idx as usize] {
-            return Ok(t);
+        if cached != NOT_DECODED {
+            return Ok(TypeId(cached - 1));
         }
+        let entry = self.table.types.get(idx as usize).expect("index checked");
         self.enter_entry(r, at)?;
         let res = self.decode_type_entry(entry);
         self.table.depth -= 1;
         let t = res?;
-        self.table.type_cache[idx as usize] = Some(t);
+        self.table.type_cache[idx as usize] = t.0 + 1;
         Ok(t)
     }
 

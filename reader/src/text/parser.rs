@@ -8,10 +8,10 @@ use crate::error::{Error, ErrorKind, Position, Result};
 use crate::limits::Limits;
 use num_bigint::{BigInt, Sign};
 use num_traits::{One, Zero};
+use rmlir_format::fasthash::{FastMap as HashMap, FastSet as HashSet};
 use rmlir_format::float::{self, FloatKind};
 use rmlir_format::op_registry::OpRegistry;
 use rmlir_format::*;
-use std::collections::{HashMap, HashSet};
 
 mod attr_parser;
 mod dense_parser;
@@ -154,17 +154,17 @@ impl<'a> Parser<'a> {
             // The (implicit or explicit) module body is region 1, as in
             // bytecode, so text never holds more nesting than bytecode reads.
             region_depth: 1,
-            attr_aliases: HashMap::new(),
-            type_aliases: HashMap::new(),
+            attr_aliases: HashMap::default(),
+            type_aliases: HashMap::default(),
             deferred_locs: Vec::new(),
-            names: HashMap::new(),
+            names: HashMap::default(),
             scope_defs: vec![Vec::new()],
-            replacements: HashMap::new(),
-            forward_uses: HashSet::new(),
+            replacements: HashMap::default(),
+            forward_uses: HashSet::default(),
             registry: OpRegistry::default_ref(),
-            default_props: HashMap::new(),
+            default_props: HashMap::default(),
             block_scopes: Vec::new(),
-            distinct: HashMap::new(),
+            distinct: HashMap::default(),
             unit_attr,
             empty_dict,
             line_starts: std::cell::OnceCell::new(),
@@ -400,7 +400,7 @@ impl<'a> Parser<'a> {
         let top_block = self.m.new_block();
         self.m.push_block(top_region, top_block);
         self.block_scopes.push(BlockScope {
-            blocks: HashMap::new(),
+            blocks: HashMap::default(),
         });
         loop {
             match self.tok.kind {
@@ -1009,7 +1009,7 @@ impl<'a> Parser<'a> {
         let region = self.m.new_region();
         self.expect(Tok::LBrace, "'{' to begin a region")?;
         self.block_scopes.push(BlockScope {
-            blocks: HashMap::new(),
+            blocks: HashMap::default(),
         });
         self.scope_defs.push(Vec::new());
         if !self.is(Tok::RBrace) {

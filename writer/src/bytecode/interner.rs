@@ -7,9 +7,9 @@
 //! MLIR's uniquing makes it.
 
 use rmlir_format::affine::AffineMap;
+use rmlir_format::fasthash::FastMap as HashMap;
 use rmlir_format::*;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 /// A reference to an attribute as an encoding names it.
 #[derive(Clone, Copy, Debug)]
@@ -46,10 +46,10 @@ impl<'m> AttrSpace<'m> {
             ctx,
             base: ctx.num_attrs() as u32,
             local: Vec::new(),
-            local_index: HashMap::new(),
+            local_index: HashMap::default(),
             type_base: ctx.num_types() as u32,
             local_types: Vec::new(),
-            local_type_index: HashMap::new(),
+            local_type_index: HashMap::default(),
             raw_dense: Default::default(),
         }
     }

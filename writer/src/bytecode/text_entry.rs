@@ -8,8 +8,8 @@
 //! surrounding text is fixed, so the cut is exact.
 
 use crate::text::{print_module, PrintOptions};
+use rmlir_format::fasthash::FastMap as HashMap;
 use rmlir_format::*;
-use std::collections::HashMap;
 
 const PREFIX: &str = "\"x\"() {a = ";
 const SUFFIX: &str = "} : () -> () loc(unknown)\n";
@@ -43,8 +43,8 @@ impl<'a> Copier<'a> {
         Copier {
             src,
             dst: Module::new(),
-            attrs: HashMap::new(),
-            types: HashMap::new(),
+            attrs: HashMap::default(),
+            types: HashMap::default(),
         }
     }
 

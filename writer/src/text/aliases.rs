@@ -34,21 +34,82 @@ impl Alias {
         out.push(if is_type { '!' } else { '#' });
         out.push_str(self.name);
         if self.index > 0 {
-            out.push_str(&self.index.to_string());
+            super::names::push_uint(out, self.index as u64);
         }
     }
 }
 
+/// A map from every attribute and type of one module to a `u32`, as two
+/// dense vectors indexed by id: ids are dense, and a hash map probe per
+/// lookup (a cache miss on large modules) was the printer's top cost.
+pub struct SymTable {
+    attrs: Vec<u32>,
+    types: Vec<u32>,
+}
+
+impl SymTable {
+    const NONE: u32 = u32::MAX;
+
+    pub fn new(m: &Module) -> Self {
+        SymTable {
+            attrs: vec![Self::NONE; m.ctx.num_attrs()],
+            types: vec![Self::NONE; m.ctx.num_types()],
+        }
+    }
+
+    pub fn empty() -> Self {
+        SymTable {
+            attrs: Vec::new(),
+            types: Vec::new(),
+        }
+    }
+
+    fn slot(&self, sym: Sym) -> Option<&u32> {
+        match sym {
+            Sym::Attr(a) => self.attrs.get(a.0 as usize),
+            Sym::Type(t) => self.types.get(t.0 as usize),
+        }
+    }
+
+    pub fn get(&self, sym: Sym) -> Option<u32> {
+        self.slot(sym).copied().filter(|&v| v != Self::NONE)
+    }
+
+    pub fn insert(&mut self, sym: Sym, v: u32) {
+        assert!(v != Self::NONE, "too many aliases");
+        let slot = match sym {
+            Sym::Attr(a) => &mut self.attrs[a.0 as usize],
+            Sym::Type(t) => &mut self.types[t.0 as usize],
+        };
+        *slot = v;
+    }
+}
+
 pub struct Aliases {
-    pub map: HashMap<Sym, Alias>,
+    /// Position of a symbol's alias in `list`.
+    index: SymTable,
     /// Aliased symbols in definition order.
-    pub order: Vec<Sym>,
+    pub list: Vec<(Sym, Alias)>,
+}
+
+impl Aliases {
+    /// No aliases (local scope).
+    pub fn none() -> Self {
+        Aliases {
+            index: SymTable::empty(),
+            list: Vec::new(),
+        }
+    }
+
+    pub fn get(&self, sym: Sym) -> Option<&Alias> {
+        self.index.get(sym).map(|i| &self.list[i as usize].1)
+    }
 }
 
 struct Collector<'m> {
     m: &'m Module,
     entries: Vec<Entry>,
-    index: HashMap<Sym, usize>,
+    index: SymTable,
 }
 
 /// Whether the op's inherent attributes live in its properties and are
@@ -65,7 +126,7 @@ impl Aliases {
         let mut c = Collector {
             m,
             entries: Vec::new(),
-            index: HashMap::new(),
+            index: SymTable::new(m),
         };
         c.visit_op(top);
         let mut aliased: Vec<usize> = (0..c.entries.len())
@@ -79,24 +140,24 @@ impl Aliases {
                 .then_with(|| ea.alias.cmp(&eb.alias))
         });
         let mut counts: HashMap<&'static str, u32> = HashMap::new();
-        let mut map = HashMap::new();
-        let mut order = Vec::new();
+        let mut index = SymTable::new(m);
+        let mut list = Vec::with_capacity(aliased.len());
         for i in aliased {
             let e = &c.entries[i];
             let name = e.alias.expect("filtered");
             let n = counts.entry(name).or_insert(0);
-            map.insert(
+            index.insert(e.sym, list.len() as u32);
+            list.push((
                 e.sym,
                 Alias {
                     name,
                     index: *n,
                     deferred: e.can_be_deferred,
                 },
-            );
+            ));
             *n += 1;
-            order.push(e.sym);
         }
-        Aliases { map, order }
+        Aliases { index, list }
     }
 }
 
@@ -146,7 +207,7 @@ impl Collector<'_> {
     }
 
     fn lookup(&mut self, sym: Sym, can_be_deferred: bool) -> Option<(u32, usize)> {
-        let &i = self.index.get(&sym)?;
+        let i = self.index.get(sym)? as usize;
         if !can_be_deferred {
             self.mark_non_deferrable(i);
         }
@@ -173,7 +234,8 @@ impl Collector<'_> {
             can_be_deferred,
             children: Vec::new(),
         });
-        self.index.insert(sym, i);
+        self.index
+            .insert(sym, u32::try_from(i).expect("fewer than 2^32 symbols"));
         i
     }
 

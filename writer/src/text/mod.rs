@@ -3,4 +3,4 @@ mod aliases;
 mod names;
 mod printer;
 
-pub use printer::{escaped_string, print_module, PrintOptions};
+pub use printer::{escaped_string, print_module, print_module_to, PrintOptions};

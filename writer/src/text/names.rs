@@ -75,7 +75,6 @@ impl Names {
     }
 
     fn write_value_impl(&self, m: &Module, v: ValueId, with_result_no: bool, out: &mut String) {
-        use std::fmt::Write;
         let (head, result_no) = match m.value(v).def {
             ValueDef::Result { op, index } => {
                 let o = m.op(op);
@@ -92,12 +91,48 @@ impl Names {
             _ => (v, None),
         };
         match self.values[head.index()] {
-            ValueName::Num(n) => write!(out, "%{n}").unwrap(),
-            ValueName::Arg(n) => write!(out, "%arg{n}").unwrap(),
+            ValueName::Num(n) => {
+                out.push('%');
+                push_uint(out, n as u64);
+            }
+            ValueName::Arg(n) => {
+                out.push_str("%arg");
+                push_uint(out, n as u64);
+            }
             ValueName::Unnamed => out.push_str("<<UNKNOWN SSA VALUE>>"),
         }
         if let Some(i) = result_no {
-            write!(out, "#{i}").unwrap();
+            out.push('#');
+            push_uint(out, i as u64);
+        }
+    }
+}
+
+/// Appends `n` in decimal: what `write!(out, "{n}")` prints, without the
+/// formatting machinery (value names and location numbers are printed a
+/// million times in a large module).
+pub fn push_uint(out: &mut String, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&buf[i..]).expect("ASCII digits"));
+}
+
+#[cfg(test)]
+mod push_uint_tests {
+    #[test]
+    fn like_format() {
+        for n in [0u64, 7, 10, 99, 100, 12345, u32::MAX as u64, u64::MAX] {
+            let mut s = String::from("x");
+            super::push_uint(&mut s, n);
+            assert_eq!(s, format!("x{n}"));
         }
     }
 }

@@ -10,6 +10,7 @@ use rmlir_format::float::{self, FloatKind};
 use rmlir_format::*;
 use std::collections::HashMap;
 use std::fmt::Write;
+use std::io;
 
 /// Printer options.
 #[derive(Clone, Copy, Debug, Default)]
@@ -21,15 +22,32 @@ pub struct PrintOptions {
 
 /// Prints a module in the generic form.
 pub fn print_module(m: &Module, opts: PrintOptions) -> String {
+    print_impl(m, opts, None).0
+}
+
+/// Prints a module in the generic form to `w`, in pieces of about a
+/// megabyte, never holding the whole text: the same bytes as
+/// [`print_module`], with a peak memory independent of the output's size.
+pub fn print_module_to(m: &Module, opts: PrintOptions, w: &mut dyn io::Write) -> io::Result<()> {
+    let (rest, result) = print_impl(m, opts, Some(w));
+    debug_assert!(rest.is_empty() || result.is_err());
+    result
+}
+
+/// How much text the printer gathers before handing it to its sink.
+const FLUSH_BYTES: usize = 1 << 20;
+
+fn print_impl<'a>(
+    m: &'a Module,
+    opts: PrintOptions,
+    sink: Option<&'a mut dyn io::Write>,
+) -> (String, io::Result<()>) {
     let Some(top) = m.top else {
-        return String::new();
+        return (String::new(), Ok(()));
     };
     let names = Names::compute(m, top);
     let aliases = if opts.local_scope {
-        Aliases {
-            map: HashMap::new(),
-            order: Vec::new(),
-        }
+        Aliases::none()
     } else {
         Aliases::compute(m, top)
     };
@@ -37,18 +55,24 @@ pub fn print_module(m: &Module, opts: PrintOptions) -> String {
         m,
         names,
         aliases,
-        out: String::with_capacity(1 << 16),
+        out: String::with_capacity(if sink.is_some() {
+            FLUSH_BYTES + (FLUSH_BYTES >> 2)
+        } else {
+            1 << 16
+        }),
         indent: 0,
         distinct_ids: HashMap::new(),
         resource_keys: Vec::new(),
         preds: compute_preds(m),
+        sink,
+        sink_error: None,
     };
     if opts.local_scope {
         // mlir-opt prints a local-scope module as a plain operation: no
         // aliases and no `{-# ... #-}` file metadata (resources are lost).
         p.print_op(top);
         p.out.push('\n');
-        return p.out;
+        return p.finish();
     }
     p.print_aliases(false);
     p.print_op(top);
@@ -57,7 +81,7 @@ pub fn print_module(m: &Module, opts: PrintOptions) -> String {
     p.print_resources();
     // mlir-opt ends its output with one more newline after the module.
     p.out.push('\n');
-    p.out
+    p.finish()
 }
 
 /// Predecessor blocks of every block, one entry per successor use.
@@ -91,9 +115,43 @@ struct Printer<'m> {
     distinct_ids: HashMap<u32, u64>,
     resource_keys: Vec<Bytes>,
     preds: HashMap<BlockId, Vec<BlockId>>,
+    /// Where finished text goes when printing to a writer.
+    sink: Option<&'m mut dyn io::Write>,
+    /// The first error of the sink; later text is dropped.
+    sink_error: Option<io::Error>,
 }
 
 impl Printer<'_> {
+    /// Hands the text gathered so far to the sink, if there is one and
+    /// enough has gathered. Called only between operations, never while a
+    /// nested buffer (`body_string`) is swapped in.
+    fn maybe_flush(&mut self) {
+        if self.out.len() >= FLUSH_BYTES {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        let Some(sink) = self.sink.as_mut() else {
+            return;
+        };
+        if self.sink_error.is_none() {
+            if let Err(e) = sink.write_all(self.out.as_bytes()) {
+                self.sink_error = Some(e);
+            }
+        }
+        self.out.clear();
+    }
+
+    fn finish(mut self) -> (String, io::Result<()>) {
+        self.flush();
+        let result = match self.sink_error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        };
+        (std::mem::take(&mut self.out), result)
+    }
+
     fn pad(&mut self) {
         for _ in 0..self.indent {
             self.out.push(' ');
@@ -101,9 +159,8 @@ impl Printer<'_> {
     }
 
     fn print_aliases(&mut self, deferred: bool) {
-        let order = std::mem::take(&mut self.aliases.order);
-        for &sym in &order {
-            let alias = &self.aliases.map[&sym];
+        for k in 0..self.aliases.list.len() {
+            let (sym, ref alias) = self.aliases.list[k];
             if alias.deferred != deferred {
                 continue;
             }
@@ -121,8 +178,8 @@ impl Printer<'_> {
                 }
             }
             self.out.push('\n');
+            self.maybe_flush();
         }
-        self.aliases.order = order;
     }
 
     // ----- operations -----
@@ -215,7 +272,8 @@ impl Printer<'_> {
     }
 
     fn block_name(&mut self, b: BlockId) {
-        let _ = write!(self.out, "^bb{}", self.names.blocks[b.index()]);
+        self.out.push_str("^bb");
+        super::names::push_uint(&mut self.out, self.names.blocks[b.index()] as u64);
     }
 
     fn region(&mut self, r: RegionId) {
@@ -287,6 +345,7 @@ impl Printer<'_> {
         for &op in &blk.ops {
             self.print_op(op);
             self.out.push('\n');
+            self.maybe_flush();
         }
         self.indent -= 2;
     }
@@ -315,7 +374,10 @@ impl Printer<'_> {
             AttrData::FileLineCol { file, line, col } => {
                 // MLIR names a point location with an empty file "-".
                 quoted(if file.is_empty() { b"-" } else { file }, &mut self.out);
-                let _ = write!(self.out, ":{line}:{col}");
+                self.out.push(':');
+                super::names::push_uint(&mut self.out, *line as u64);
+                self.out.push(':');
+                super::names::push_uint(&mut self.out, *col as u64);
             }
             AttrData::FileLineColRange {
                 file,
@@ -378,7 +440,7 @@ impl Printer<'_> {
     }
 
     fn try_alias(&mut self, sym: Sym) -> bool {
-        match self.aliases.map.get(&sym) {
+        match self.aliases.get(sym) {
             Some(a) => {
                 a.write(matches!(sym, Sym::Type(_)), &mut self.out);
                 true
@@ -916,7 +978,10 @@ impl Printer<'_> {
                             let alignment = if data.is_empty() { 0 } else { *alignment };
                             self.out.push_str("\"0x");
                             hex_upper(&alignment.to_le_bytes(), &mut self.out);
-                            hex_upper(data, &mut self.out);
+                            for chunk in data.chunks(FLUSH_BYTES / 2) {
+                                hex_upper(chunk, &mut self.out);
+                                self.maybe_flush();
+                            }
                             self.out.push('"');
                         }
                     }
@@ -1049,10 +1114,14 @@ fn dyn_int(v: i64, out: &mut String) {
 
 fn hex_upper(data: &[u8], out: &mut String) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    out.reserve(data.len() * 2);
-    for &b in data {
-        out.push(HEX[(b >> 4) as usize] as char);
-        out.push(HEX[(b & 15) as usize] as char);
+    let mut buf = [0u8; 512];
+    for chunk in data.chunks(buf.len() / 2) {
+        for (i, &b) in chunk.iter().enumerate() {
+            buf[2 * i] = HEX[(b >> 4) as usize];
+            buf[2 * i + 1] = HEX[(b & 15) as usize];
+        }
+        // Hex digits are ASCII: always valid UTF-8.
+        out.push_str(std::str::from_utf8(&buf[..2 * chunk.len()]).expect("ASCII"));
     }
 }
 
