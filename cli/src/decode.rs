@@ -8,10 +8,11 @@ pub fn run(
     input: &Path,
     output: Option<&Path>,
     local_scope: bool,
+    layouts: load::Layouts,
     progress: &mut Progress,
 ) -> Result<(), String> {
     let inp = input::read_input(input, progress)?;
-    let loaded = load::load(&inp, progress)?;
+    let loaded = load::load(&inp, layouts, progress)?;
     progress.phase("printing");
     let text =
         rmlir_writer::print_module(&loaded.module, rmlir_writer::PrintOptions { local_scope });
