@@ -10,8 +10,11 @@
 //! * a field both releases have is kept when its encoding class agrees
 //!   (attribute to attribute of the same C++ class, or of a class the value
 //!   provably is; property to property of the same kind);
-//! * a field the target lacks is an error naming the op and the field —
-//!   never a silent drop;
+//! * a field the target lacks (or cannot hold: its encoding changed) is an
+//!   error naming the op and the field — never a silent drop — unless its
+//!   value is the writing release's default for the op (every op that
+//!   release creates has it, so the file cannot tell it from "never set");
+//!   such a field is left out and the target field, if any, is missing;
 //! * a target field the file lacks is absent when optional, and otherwise
 //!   takes the target's default properties (what MLIR 22 gives a new op),
 //!   or its value-initialised storage for a non-attribute property; a
@@ -229,47 +232,54 @@ impl<'a> BytecodeReader<'a> {
                 );
             }
         }
-        for (k, v) in &given {
-            let Some(tf) = field(to, k) else {
-                return fail(
-                    self,
-                    format!(
-                        "its property '{}' does not exist in MLIR {}",
-                        String::from_utf8_lossy(k),
-                        registry.release()
-                    ),
-                );
+        // The writer's defaults: a value the writer's release gives every new
+        // op says nothing the op itself does not (the file cannot tell it
+        // from "never set"), so a field MLIR 22 cannot hold may go when it
+        // has that value; any other value is an error.
+        // Parsed only when needed; defaults that do not parse (in the old
+        // release's syntax) drop nothing.
+        let mut src_default_entries: Option<Vec<(Bytes, AttrId)>> = None;
+        let mut kept = Vec::with_capacity(given.len());
+        for (k, v) in given {
+            let problem = match field(to, &k) {
+                None => Some(format!(
+                    "its property '{}' does not exist in MLIR {}",
+                    String::from_utf8_lossy(&k),
+                    registry.release()
+                )),
+                Some(tf) => from
+                    .and_then(|f| field(f, &k))
+                    .and_then(|ff| incompatible(&self.module.ctx, ff, tf, v))
+                    .map(|why| format!("property '{}': {why}", String::from_utf8_lossy(&k))),
             };
-            if let Some(ff) = from.and_then(|f| field(f, k)) {
-                if let Some(why) = incompatible(&self.module.ctx, ff, tf, *v) {
-                    return fail(
-                        self,
-                        format!("property '{}': {why}", String::from_utf8_lossy(k)),
-                    );
-                }
+            let Some(msg) = problem else {
+                kept.push((k, v));
+                continue;
+            };
+            if src_default_entries.is_none() {
+                let d = match from {
+                    Some(f) => self.parse_defaults(f, name, r, at).ok().flatten(),
+                    None => None,
+                };
+                src_default_entries = Some(match d.map(|d| self.module.ctx.attr(d)) {
+                    Some(AttrData::Dictionary(d)) => d.clone(),
+                    _ => Vec::new(),
+                });
+            }
+            if !src_default_entries
+                .as_ref()
+                .is_some_and(|d| d.contains(&(k.clone(), v)))
+            {
+                return fail(self, msg);
             }
         }
         // What MLIR 22 starts the op's storage from.
-        let defaults = match &to.default_properties {
-            Some(text) => Some(
-                crate::text::parse_attr_into(&mut self.module, text.as_bytes()).map_err(|e| {
-                    r.error_at(
-                        at,
-                        ErrorKind::Semantic,
-                        format!(
-                            "the op registry's default properties of '{}' do not parse: {e}",
-                            String::from_utf8_lossy(name)
-                        ),
-                    )
-                })?,
-            ),
-            None => None,
-        };
+        let defaults = self.parse_defaults(to, name, r, at)?;
         let default_names: Vec<Bytes> = match defaults.map(|d| self.module.ctx.attr(d)) {
             Some(AttrData::Dictionary(d)) => d.iter().map(|(k, _)| k.clone()).collect(),
             _ => Vec::new(),
         };
-        let mut merged = given;
+        let mut merged = kept;
         for f in &to.fields_v6 {
             let n = f.name.as_bytes();
             if merged.iter().any(|(k, _)| &k[..] == n) || default_names.iter().any(|k| &k[..] == n)
@@ -305,6 +315,33 @@ impl<'a> BytecodeReader<'a> {
             AttrData::Dictionary(d) if d.is_empty() => Ok(None),
             _ => Ok(Some(out)),
         }
+    }
+}
+
+impl<'a> BytecodeReader<'a> {
+    /// An op's default properties (SPEC.md §7.1) as a dictionary attribute.
+    fn parse_defaults(
+        &mut self,
+        info: &OpInfo,
+        name: &[u8],
+        r: &Reader<'a>,
+        at: usize,
+    ) -> Result<Option<AttrId>> {
+        let Some(text) = &info.default_properties else {
+            return Ok(None);
+        };
+        crate::text::parse_attr_into(&mut self.module, text.as_bytes())
+            .map(Some)
+            .map_err(|e| {
+                r.error_at(
+                    at,
+                    ErrorKind::Semantic,
+                    format!(
+                        "the op registry's default properties of '{}' do not parse: {e}",
+                        String::from_utf8_lossy(name)
+                    ),
+                )
+            })
     }
 }
 
