@@ -242,6 +242,9 @@ fn mlir_19_bytecode_reads_as_mlir_22() {
             }
         }
     }
+    let _ = std::fs::remove_dir_all(
+        std::env::temp_dir().join(format!("rmlir-xrel-{}", std::process::id())),
+    );
     let read = total - rejected19;
     println!(
         "cross-release ({}): {total} cases, mlir-opt 19 parses {read}",
