@@ -8,14 +8,20 @@ mod model;
 #[path = "src/op_registry/json.rs"]
 mod json;
 
+/// The MLIR releases whose layouts are embedded (see
+/// `op_registry::KNOWN_RELEASES`).
+const RELEASES: [&str; 2] = ["19", "22"];
+
 fn main() {
-    let path = "data/ods-layouts-22.json";
-    println!("cargo:rerun-if-changed={path}");
     println!("cargo:rerun-if-changed=src/op_registry/json.rs");
     println!("cargo:rerun-if-changed=src/op_registry/model.rs");
-    let text = std::fs::read_to_string(path).expect("format/data/ods-layouts-22.json");
-    let data = json::registry_data_from_json(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let out =
-        std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("ods-layouts-22.bincode");
-    std::fs::write(out, bincode::serialize(&data).expect("serialize")).expect("write bincode");
+    for major in RELEASES {
+        let path = format!("data/ods-layouts-{major}.json");
+        println!("cargo:rerun-if-changed={path}");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("format/{path}: {e}"));
+        let data = json::registry_data_from_json(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let out = std::path::Path::new(&std::env::var("OUT_DIR").unwrap())
+            .join(format!("ods-layouts-{major}.bincode"));
+        std::fs::write(out, bincode::serialize(&data).expect("serialize")).expect("write bincode");
+    }
 }

@@ -1,46 +1,90 @@
-//! `rmlir-bc convert`: bytecode at one version to bytecode at another.
+//! `rmlir-bc convert`: bytecode at one version (or written by one MLIR
+//! release) to bytecode at another.
 //!
 //! The same core as `encode` (read everything, write with the bytecode
-//! writer), with the semantics of a format conversion: the target version
-//! must be given, and a bytecode input's producer string is kept unless
-//! `--producer` replaces it (text input gets mlir-opt's). Nothing the
-//! target version cannot hold is dropped: that is an error (SPEC.md §6.10).
+//! writer), with the semantics of a format conversion: nothing the target
+//! cannot hold is dropped, that is an error (SPEC.md §6.10, §7.2).
+//!
+//! Producer string: `--producer` if given; else, with `--target`, the
+//! target release's (`MLIR22.1.8`); else the input's, as long as its
+//! properties were decoded with the layouts we write (MLIR 22's). A file
+//! read with an older release's layouts (its producer says `MLIR19…`, or
+//! `--layouts`) comes out in MLIR 22's layouts, so it gets MLIR 22's
+//! producer: keeping `MLIR19…` would make every reader decode MLIR 22
+//! payloads with MLIR 19's layouts. Text input gets MLIR 22's producer.
 
 use crate::compress::Compression;
 use crate::encode::{self, DEFAULT_PRODUCER};
 use crate::input::Input;
-use crate::load::Loaded;
+use crate::load::{Layouts, Loaded};
 use crate::progress::Progress;
 use crate::{input, load, output};
+use rmlir_format::op_registry::OpRegistry;
 use std::path::Path;
+
+/// What `--target` names: the release whose layouts and producer string
+/// the output gets. Only the release we write (MLIR 22) can be a target.
+pub fn parse_target(s: &str) -> Result<String, String> {
+    let writes = OpRegistry::default_ref();
+    match OpRegistry::for_release(s) {
+        Some(r) if std::ptr::eq(r, writes) => Ok(r.release().to_string()),
+        Some(r) => Err(format!(
+            "cannot target MLIR {}: the writer writes MLIR {}'s op layouts only (known releases for reading: {})",
+            r.release(),
+            writes.release(),
+            OpRegistry::known_releases().join(", ")
+        )),
+        None => Err(format!(
+            "unknown target '{s}': the writer targets mlir-{} (MLIR {}); known releases for reading: {}",
+            writes.release().split('.').next().unwrap_or(""),
+            writes.release(),
+            OpRegistry::known_releases().join(", ")
+        )),
+    }
+}
 
 pub fn convert(
     inp: &Input,
     loaded: &Loaded,
     version: u64,
+    target: Option<&str>,
     producer: Option<String>,
     compression: Compression,
     progress: &mut Progress,
 ) -> Result<Vec<u8>, String> {
-    let producer = producer.unwrap_or_else(|| match &loaded.header {
-        Some(h) => h.producer.clone(),
-        None => DEFAULT_PRODUCER.to_string(),
+    let writes = OpRegistry::default_ref().release();
+    let producer = producer.unwrap_or_else(|| match (&loaded.header, target) {
+        (Some(h), None) if h.layouts_release == writes => h.producer.clone(),
+        _ => DEFAULT_PRODUCER.to_string(),
     });
     encode::write(inp, loaded, version, producer, compression, progress)
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     input: &Path,
     output: &Path,
-    version: u64,
+    version: Option<u64>,
+    target: Option<String>,
     producer: Option<String>,
     compression: Compression,
+    layouts: Layouts,
     progress: &mut Progress,
 ) -> Result<(), String> {
+    let target = target.as_deref().map(parse_target).transpose()?;
+    let version = version.unwrap_or(rmlir_format::bytecode::VERSION_CURRENT);
     output::refuse_binary_to_terminal(Some(output))?;
     let inp = input::read_input(input, progress)?;
-    let loaded = load::load(&inp, progress)?;
-    let bytes = convert(&inp, &loaded, version, producer, compression, progress)?;
+    let loaded = load::load(&inp, layouts, progress)?;
+    let bytes = convert(
+        &inp,
+        &loaded,
+        version,
+        target.as_deref(),
+        producer,
+        compression,
+        progress,
+    )?;
     progress.finish();
     crate::exit_without_freeing(loaded);
     let r = output::write_output(Some(output), &bytes);

@@ -8,10 +8,11 @@ pub fn run(
     input: &Path,
     output: Option<&Path>,
     local_scope: bool,
+    layouts: load::Layouts,
     progress: &mut Progress,
 ) -> Result<(), String> {
     let inp = input::read_input(input, progress)?;
-    let loaded = load::load(&inp, progress)?;
+    let loaded = load::load(&inp, layouts, progress)?;
     if output.is_none_or(|p| p == Path::new("-")) {
         // The text goes to standard output as it is printed: no progress
         // line may be drawn between its pieces on a shared terminal.

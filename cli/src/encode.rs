@@ -44,11 +44,12 @@ pub fn run(
     version: u64,
     producer: String,
     compression: Compression,
+    layouts: load::Layouts,
     progress: &mut Progress,
 ) -> Result<(), String> {
     output::refuse_binary_to_terminal(output)?;
     let inp = input::read_input(input, progress)?;
-    let loaded = load::load(&inp, progress)?;
+    let loaded = load::load(&inp, layouts, progress)?;
     let bytes = write(&inp, &loaded, version, producer, compression, progress)?;
     progress.finish();
     crate::exit_without_freeing(loaded);

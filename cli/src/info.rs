@@ -2,10 +2,11 @@
 //! and the top-level symbols, never the bodies of functions.
 
 use crate::input::{self, Input};
+use crate::load::Layouts;
 use crate::output;
 use crate::progress::Progress;
 use rmlir_format::{AttrData, Module, OpId, ResourceValue};
-use rmlir_reader::BytecodeReader;
+use rmlir_reader::{BytecodeReader, LayoutsChoice};
 use serde::Serialize;
 use std::path::Path;
 
@@ -13,6 +14,10 @@ use std::path::Path;
 pub struct Info {
     pub version: u64,
     pub producer: String,
+    /// The MLIR release whose op layouts decode the properties, and why:
+    /// `producer` (named by the producer string), `default`, `given`.
+    pub layouts: String,
+    pub layouts_from: &'static str,
     /// Size of the bytecode (after decompression, for a zstd input).
     pub file_bytes: usize,
     /// Size on disk when the input was a zstd frame.
@@ -87,9 +92,9 @@ fn symbol_of(m: &Module, op: OpId) -> Option<String> {
         })
 }
 
-pub fn collect(input: &Input) -> Result<Info, String> {
-    let mut r =
-        BytecodeReader::open_shared(&input.bytes).map_err(|e| format!("{}: {e}", input.name))?;
+pub fn collect(input: &Input, layouts: Layouts) -> Result<Info, String> {
+    let mut r = BytecodeReader::open_shared_with_options(&input.bytes, &layouts.read_options())
+        .map_err(|e| format!("{}: {e}", input.name))?;
     let top = r
         .module()
         .top
@@ -135,6 +140,12 @@ pub fn collect(input: &Input) -> Result<Info, String> {
     Ok(Info {
         version: r.version(),
         producer: lossy(r.producer()),
+        layouts: r.layouts_release().0.to_string(),
+        layouts_from: match r.layouts_release().1 {
+            LayoutsChoice::Producer => "producer",
+            LayoutsChoice::Default => "default",
+            LayoutsChoice::Given => "given",
+        },
         file_bytes: input.data().len(),
         zstd_compressed_bytes: input.compressed_bytes,
         sections: r
@@ -179,6 +190,16 @@ pub fn render_text(i: &Info) -> String {
         i.zstd_compressed_bytes
             .map(|z| format!(" (zstd-compressed: {z} bytes)"))
             .unwrap_or_default()
+    );
+    let _ = writeln!(
+        s,
+        "op layouts: MLIR {} ({})",
+        i.layouts,
+        match i.layouts_from {
+            "producer" => "named by the producer",
+            "given" => "given with --layouts",
+            _ => "the default",
+        }
     );
     let _ = writeln!(s, "sections:");
     for sec in &i.sections {
@@ -252,7 +273,12 @@ pub fn render_text(i: &Info) -> String {
     s
 }
 
-pub fn run(input: &Path, json: bool, progress: &mut Progress) -> Result<(), String> {
+pub fn run(
+    input: &Path,
+    json: bool,
+    layouts: Layouts,
+    progress: &mut Progress,
+) -> Result<(), String> {
     let inp = input::read_input(input, progress)?;
     if !inp.is_bytecode() {
         return Err(format!(
@@ -260,7 +286,7 @@ pub fn run(input: &Path, json: bool, progress: &mut Progress) -> Result<(), Stri
             inp.name
         ));
     }
-    let i = collect(&inp)?;
+    let i = collect(&inp, layouts)?;
     let text = if json {
         serde_json::to_string_pretty(&i).expect("serializable") + "\n"
     } else {

@@ -3,13 +3,16 @@
 
 use crate::input::Input;
 use crate::progress::Progress;
+use rmlir_format::op_registry::OpRegistry;
 use rmlir_format::Module;
-use rmlir_reader::BytecodeReader;
+use rmlir_reader::{BytecodeReader, ReadOptions};
 
 /// What a bytecode input's header said.
 pub struct BytecodeHeader {
     pub version: u64,
     pub producer: String,
+    /// The MLIR release whose op layouts decoded its properties.
+    pub layouts_release: String,
 }
 
 pub struct Loaded {
@@ -20,8 +23,42 @@ pub struct Loaded {
     pub bodies_materialized: usize,
 }
 
+/// Parses `--layouts`: `auto` (from the producer string) or a release we
+/// have layouts for (`mlir-19`, `19`, `22.1.8`).
+pub fn parse_layouts(s: &str) -> Result<Layouts, String> {
+    if s == "auto" {
+        return Ok(Layouts(None));
+    }
+    OpRegistry::for_release(s)
+        .map(|r| Layouts(Some(r)))
+        .ok_or_else(|| {
+            format!(
+                "no op layouts for MLIR release '{s}'; known: auto, {}",
+                OpRegistry::known_releases()
+                    .iter()
+                    .map(|r| format!("mlir-{}", r.split('.').next().unwrap_or(r)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+}
+
+/// Which op layouts decode bytecode properties (`--layouts`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Layouts(pub Option<&'static OpRegistry>);
+
+impl Layouts {
+    pub fn read_options(self) -> ReadOptions {
+        ReadOptions {
+            layouts: self.0,
+            dialects: Some(crate::dialects::registry()),
+            ..Default::default()
+        }
+    }
+}
+
 /// Reads the whole module, materializing every lazily loaded region.
-pub fn load(inp: &Input, progress: &mut Progress) -> Result<Loaded, String> {
+pub fn load(inp: &Input, layouts: Layouts, progress: &mut Progress) -> Result<Loaded, String> {
     if !inp.is_bytecode() {
         progress.phase("parsing text");
         let module =
@@ -33,16 +70,12 @@ pub fn load(inp: &Input, progress: &mut Progress) -> Result<Loaded, String> {
         });
     }
     let at = |e: rmlir_reader::Error| format!("{}: {e}", inp.name);
-    let mut r = BytecodeReader::open_with_dialects(
-        (*inp.bytes).as_ref(),
-        rmlir_format::op_registry::OpRegistry::default_ref(),
-        crate::dialects::registry(),
-        Some(&inp.bytes),
-    )
-    .map_err(at)?;
+    let mut r = BytecodeReader::open_shared_with_options(&inp.bytes, &layouts.read_options())
+        .map_err(at)?;
     let header = BytecodeHeader {
         version: r.version(),
         producer: String::from_utf8_lossy(r.producer()).into_owned(),
+        layouts_release: r.layouts_release().0.to_string(),
     };
     materialize_all(&mut r, progress).map_err(at)?;
     let bodies_materialized = r.stats().lazy_bodies_decoded;

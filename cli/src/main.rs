@@ -40,6 +40,12 @@ on standard error), 2 usage error.";
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Op layouts for decoding bytecode properties: `auto` (from the
+    /// producer string: MLIR19.x → mlir-19, anything else → mlir-22), or a
+    /// release (`mlir-19`, `mlir-22`) for files whose producer is not an
+    /// MLIR release.
+    #[arg(long, global = true, default_value = "auto", value_parser = load::parse_layouts)]
+    layouts: load::Layouts,
 }
 
 #[derive(Subcommand)]
@@ -86,12 +92,16 @@ Examples:
         #[arg(long, value_enum, default_value_t = Compression::None)]
         compress: Compression,
     },
-    /// Convert bytecode to another bytecode version (text input is accepted
-    /// too). Keeps the input's producer string unless --producer is given;
-    /// IR the target version cannot hold is an error, never dropped.
+    /// Convert bytecode to another bytecode version, or bytecode written by
+    /// an older MLIR release (MLIR 19) to what MLIR 22 reads (text input is
+    /// accepted too). Keeps the input's producer string unless --producer
+    /// or --target is given (or the input was read with an older release's
+    /// layouts); IR the target cannot hold is an error, never dropped.
     #[command(after_help = "\
 Examples:
   rmlir-bc convert new.mlirbc -o old.mlirbc --emit-version 3
+  rmlir-bc convert mlir19.mlirbc -o mlir22.mlirbc --target mlir-22
+  rmlir-bc convert tool.mlirbc -o mlir22.mlirbc --target mlir-22 --layouts mlir-19
   rmlir-bc convert model.mlirbc -o model.mlirbc.zst --emit-version 6 --compress zstd
   rmlir-bc convert model.mlirbc.zst -o - --emit-version 6 > model.mlirbc")]
     Convert {
@@ -100,10 +110,15 @@ Examples:
         /// Output file (written atomically), or `-` for standard output.
         #[arg(short, long)]
         output: PathBuf,
-        /// Bytecode version to write (0–6).
+        /// Bytecode version to write (0–6; default 6 with --target).
+        #[arg(long, required_unless_present = "target")]
+        emit_version: Option<u64>,
+        /// The MLIR release to write for: its op layouts and its producer
+        /// string (`mlir-22`, the only release we write).
         #[arg(long)]
-        emit_version: u64,
-        /// Producer string for the header (default: the input's).
+        target: Option<String>,
+        /// Producer string for the header (default: the input's, or the
+        /// target's).
         #[arg(long)]
         producer: Option<String>,
         /// Wrap the bytecode in a zstd frame (default level).
@@ -183,12 +198,13 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
+    let layouts = cli.layouts;
     match cli.command {
         Command::Decode {
             input,
             output,
             local_scope,
-        } => decode::run(&input, output.as_deref(), local_scope, progress)?,
+        } => decode::run(&input, output.as_deref(), local_scope, layouts, progress)?,
         Command::Encode {
             input,
             output,
@@ -201,22 +217,33 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
             emit_version,
             producer,
             compress,
+            layouts,
             progress,
         )?,
         Command::Convert {
             input,
             output,
             emit_version,
+            target,
             producer,
             compress,
-        } => convert::run(&input, &output, emit_version, producer, compress, progress)?,
+        } => convert::run(
+            &input,
+            &output,
+            emit_version,
+            target,
+            producer,
+            compress,
+            layouts,
+            progress,
+        )?,
         Command::Upgrade {
             input,
             output,
             emit_version,
         } => upgrade::run(&input, &output, emit_version, progress)?,
-        Command::Verify { input, quiet } => return verify::run(&input, quiet, progress),
-        Command::Info { input, json } => info::run(&input, json, progress)?,
+        Command::Verify { input, quiet } => return verify::run(&input, quiet, layouts, progress),
+        Command::Info { input, json } => info::run(&input, json, layouts, progress)?,
     }
     Ok(ExitCode::SUCCESS)
 }

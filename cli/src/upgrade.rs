@@ -21,7 +21,7 @@ pub fn run(
             inp.name
         ));
     }
-    let loaded = load::load(&inp, progress)?;
+    let loaded = load::load(&inp, load::Layouts::default(), progress)?;
     let opts = rmlir_writer::WriteOptions {
         version,
         producer: loaded

@@ -407,9 +407,14 @@ pub fn render(m: &Module, input_name: &str, d: &Diagnostic) -> String {
 
 /// Prints the diagnostics (standard error) or a summary line (standard
 /// output, unless `quiet`); exit status 1 when invalid.
-pub fn run(input: &Path, quiet: bool, progress: &mut Progress) -> Result<ExitCode, String> {
+pub fn run(
+    input: &Path,
+    quiet: bool,
+    layouts: load::Layouts,
+    progress: &mut Progress,
+) -> Result<ExitCode, String> {
     let inp = input::read_input(input, progress)?;
-    let loaded = load::load(&inp, progress)?;
+    let loaded = load::load(&inp, layouts, progress)?;
     let registry = OpRegistry::default_ref();
     let (summary, diags) = verify(&loaded.module, registry, progress);
     progress.finish();

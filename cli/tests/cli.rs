@@ -803,3 +803,118 @@ fn upgrade_migrates_old_dialect_versions() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("not a bytecode file"));
 }
+
+/// `convert --target mlir-22` and `--layouts` on bytecode written by
+/// mlir-opt 19 (`mlir-19-tools`; SPEC.md §7.2).
+#[test]
+fn convert_targets_mlir_22_from_mlir_19_bytecode() {
+    let opt19 = std::env::var("RMLIR_MLIR_OPT_19")
+        .unwrap_or_else(|_| "/usr/lib/llvm-19/bin/mlir-opt".into());
+    assert!(
+        Path::new(&opt19).exists(),
+        "mlir-opt 19 not found at {opt19} (apt-get install mlir-19-tools, or set RMLIR_MLIR_OPT_19)"
+    );
+    let opt22 =
+        std::env::var("RMLIR_MLIR_OPT").unwrap_or_else(|_| "/usr/lib/llvm-22/bin/mlir-opt".into());
+    let dir = tmpdir("xrel");
+    let src = dir.join("f.mlir");
+    std::fs::write(
+        &src,
+        "func.func @f(%a: i64) -> i32 {\n  %t = arith.trunci %a : i64 to i32\n  return %t : i32\n}\n",
+    )
+    .unwrap();
+    let f19 = dir.join("f19.mlirbc");
+    let out = Command::new(&opt19)
+        .args(["--emit-bytecode", "-o"])
+        .arg(&f19)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let p = |x: &Path| x.to_str().unwrap().to_string();
+
+    let info = String::from_utf8(ok(&run(&["info", &p(&f19)])).stdout.clone()).unwrap();
+    assert!(
+        info.contains("op layouts: MLIR 19.1.7 (named by the producer)"),
+        "{info}"
+    );
+    let decoded = ok(&run(&["decode", &p(&f19)])).stdout.clone();
+
+    let f22 = dir.join("f22.mlirbc");
+    ok(&run(&[
+        "convert",
+        &p(&f19),
+        "-o",
+        &p(&f22),
+        "--target",
+        "mlir-22",
+    ]));
+    let v: serde_json::Value =
+        serde_json::from_slice(&ok(&run(&["info", "--json", &p(&f22)])).stdout).unwrap();
+    assert_eq!(v["producer"], "MLIR22.1.8");
+    assert_eq!(v["version"], 6);
+    assert_eq!(v["layouts"], "22.1.8");
+    // mlir-opt 22 reads it, and prints what we print for the MLIR 19 file.
+    let out = Command::new(&opt22)
+        .args(["--mlir-print-op-generic", "--mlir-print-debuginfo"])
+        .arg(&f22)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.stdout, decoded);
+    // ... which it cannot do with mlir-opt 19's file.
+    let out = Command::new(&opt22).arg(&f19).output().unwrap();
+    assert!(!out.status.success());
+
+    // We write MLIR 22's layouts only.
+    let nope = dir.join("nope.mlirbc");
+    let out = run(&["convert", &p(&f19), "-o", &p(&nope), "--target", "mlir-19"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("cannot target MLIR 19.1.7"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!nope.exists());
+    let out = run(&["decode", "--layouts", "mlir-20", &p(&f19)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("known: auto, mlir-19, mlir-22"),
+        "{}",
+        stderr(&out)
+    );
+    // Forcing MLIR 22's layouts on it: the payload does not fit, and the
+    // error says which layouts were used.
+    let out = run(&["decode", "--layouts", "mlir-22", &p(&f19)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("--layouts mlir-N"),
+        "{}",
+        stderr(&out)
+    );
+
+    // A producer that is not an MLIR release: --layouts mlir-19 reads it.
+    let mut bytes = std::fs::read(&f19).unwrap();
+    let at = bytes.windows(10).position(|w| w == b"MLIR19.1.7").unwrap();
+    bytes[at..at + 10].copy_from_slice(b"acme-tool1");
+    let foreign = dir.join("foreign.mlirbc");
+    std::fs::write(&foreign, &bytes).unwrap();
+    assert_eq!(run(&["decode", &p(&foreign)]).status.code(), Some(1));
+    let out = ok(&run(&["decode", "--layouts", "mlir-19", &p(&foreign)]))
+        .stdout
+        .clone();
+    assert_eq!(out, decoded);
+    let f22b = dir.join("f22b.mlirbc");
+    ok(&run(&[
+        "convert",
+        "--layouts",
+        "mlir-19",
+        &p(&foreign),
+        "-o",
+        &p(&f22b),
+        "--target",
+        "mlir-22",
+    ]));
+    assert_eq!(std::fs::read(&f22b).unwrap(), std::fs::read(&f22).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}

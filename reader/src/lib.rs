@@ -11,6 +11,6 @@ pub use text::{parse_module, parse_module_with_limits, TextLimits};
 pub mod bytecode;
 
 pub use bytecode::{
-    is_bytecode, read_bytecode, read_bytecode_shared, read_bytecode_with_limits, BytecodeReader,
-    ReadStats, SectionInfo,
+    is_bytecode, read_bytecode, read_bytecode_shared, read_bytecode_with_limits,
+    read_bytecode_with_options, BytecodeReader, LayoutsChoice, ReadOptions, ReadStats, SectionInfo,
 };

@@ -25,6 +25,7 @@ script does not understand.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -62,6 +63,94 @@ def split_top_level(s):
     return parts
 
 
+UNSAFE_FLAG = "--mlir-very-unsafe-disable-verifier-on-parsing"
+
+
+def has_unsafe_flag(mlir_opt):
+    """mlir-opt 20+ can parse without verifying; 19 cannot."""
+    out = subprocess.run([mlir_opt, "--help-hidden"], capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit("default_props: %s --help-hidden failed:\n%s" % (mlir_opt, out.stderr))
+    return UNSAFE_FLAG in out.stdout
+
+
+def print_unverified(mlir_opt, names):
+    """Every op created empty, verifier off, printed generically: {name: line}."""
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as fh:
+        for n in names:
+            fh.write('"%s"() : () -> ()\n' % n)
+        src = fh.name
+    try:
+        out = subprocess.run(
+            [mlir_opt, "--allow-unregistered-dialect", UNSAFE_FLAG,
+             "--mlir-print-op-generic", "--mlir-print-local-scope", src],
+            capture_output=True, text=True)
+    finally:
+        os.unlink(src)
+    if out.returncode != 0:
+        sys.exit("default_props: mlir-opt failed:\n" + out.stderr)
+    body = out.stdout.splitlines()[1:-1]
+    if len(body) != len(names):
+        sys.exit("default_props: expected %d ops printed, got %d" % (len(names), len(body)))
+    return dict(zip(names, body))
+
+
+_NOTE = re.compile(r"^within split at .*?:(\d+) offset :(\d+):\d+: note: see current operation: (.*)$")
+
+
+def print_via_diagnostics(mlir_opt, names, ops):
+    """For an mlir-opt without UNSAFE_FLAG (MLIR 19): each op is its own
+    `// -----` chunk. An empty op usually fails verification, and the
+    verifier's diagnostic carries the op as created, printed generically
+    (`note: see current operation: ...`, mlir-opt's default
+    `--mlir-print-op-on-diagnostic`); an op that verifies is printed on
+    standard output. Op i is on line 2i+1; a diagnostic names the line
+    where its split starts and the line within the split."""
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as fh:
+        fh.write("\n// -----\n".join('"%s"() : () -> ()' % n for n in names) + "\n")
+        src = fh.name
+    try:
+        out = subprocess.run(
+            [mlir_opt, "--allow-unregistered-dialect", "--split-input-file",
+             "--mlir-print-op-generic", "--mlir-print-local-scope", src],
+            capture_output=True, text=True)
+    finally:
+        os.unlink(src)
+    printed = {}
+    for line in out.stderr.splitlines():
+        m = _NOTE.match(line)
+        if not m:
+            continue
+        # the split's first line plus the line within it, both 1-based
+        line_no = int(m.group(1)) + int(m.group(2)) - 1
+        i = (line_no - 1) // 2
+        if (line_no - 1) % 2 or i >= len(names):
+            sys.exit("default_props: diagnostic for an unexpected line: " + line)
+        if names[i] in printed:
+            sys.exit("default_props: two diagnostics for %s" % names[i])
+        printed[names[i]] = m.group(3)
+    for line in out.stdout.splitlines():
+        line = line.strip()
+        if not line.startswith('"') or not line.endswith(": () -> ()"):
+            continue  # the implicit module around each chunk, separators
+        name = line[1:line.index('"', 1)]
+        if name in printed:
+            sys.exit("default_props: %s both verified and failed" % name)
+        printed[name] = line
+    # A custom verifier may fail without the note (acc.declare_exit in 19
+    # emits its error at a location, not on the op). Only an op whose sole
+    # properties are segment sizes (never stored as defaults) can do without.
+    missing = [n for n in names if n not in printed
+               and not all(f["kind"] in ("legacy_segments", "sparse_segments")
+                           for f in ops[n]["v5"] + ops[n]["v6"])]
+    if missing:
+        sys.exit("default_props: no printed form for %d ops (%s); mlir-opt said:\n%s"
+                 % (len(missing), ", ".join(missing), out.stderr[-2000:]))
+    for n in names:
+        printed.setdefault(n, '"%s"() : () -> ()' % n)
+    return printed
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -71,27 +160,14 @@ def main(argv=None):
     with open(args.layouts, encoding="utf-8") as fh:
         doc = json.load(fh)
     names = [op["name"] for op in doc["ops"] if op["write_properties"]]
-    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as fh:
-        for n in names:
-            fh.write('"%s"() : () -> ()\n' % n)
-        src = fh.name
-    try:
-        out = subprocess.run(
-            [args.mlir_opt, "--allow-unregistered-dialect",
-             "--mlir-very-unsafe-disable-verifier-on-parsing",
-             "--mlir-print-op-generic", "--mlir-print-local-scope", src],
-            capture_output=True, text=True)
-    finally:
-        os.unlink(src)
-    if out.returncode != 0:
-        sys.exit("default_props: mlir-opt failed:\n" + out.stderr)
-    lines = out.stdout.splitlines()
-    body = lines[1:-1]
-    if len(body) != len(names):
-        sys.exit("default_props: expected %d ops printed, got %d" % (len(names), len(body)))
+    if has_unsafe_flag(args.mlir_opt):
+        printed = print_unverified(args.mlir_opt, names)
+    else:
+        ops = {op["name"]: op for op in doc["ops"]}
+        printed = print_via_diagnostics(args.mlir_opt, names, ops)
     defaults = {}
-    for name, line in zip(names, body):
-        line = line.strip()
+    for name in names:
+        line = printed[name].strip()
         head = '"%s"()' % name
         if not line.startswith(head) or not line.endswith(": () -> ()"):
             sys.exit("default_props: unexpected line for %s: %s" % (name, line))

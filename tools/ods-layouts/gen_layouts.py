@@ -133,6 +133,9 @@ T_STRING = template("StringRef val; if (::mlir::failed(reader.readString(val))) 
 T_ENUM = template("uint64_t rawValue; if (::mlir::failed(reader.readVarInt(rawValue))) " + FAIL +
                   " if (rawValue > std::numeric_limits<@ANY:under@>::max()) " + FAIL +
                   " propStorage = static_cast<@ANY:enum@>(rawValue);")
+# MLIR 19's `EnumProperty` (Properties.td): a plain cast, no range check.
+T_ENUM19 = template("uint64_t val; if (failed(reader.readVarInt(val))) " + FAIL +
+                    " propStorage = static_cast<@ANY:enum@>(val);")
 T_CONV_ATTR = template("::mlir::Attribute attr; if (::mlir::failed(reader.readAttribute(attr))) " +
                        FAIL + " if (::mlir::failed(convertFromAttribute(propStorage, attr, nullptr))) " +
                        FAIL)
@@ -187,10 +190,12 @@ def _ctype(tok_text):
 class BodyParser:
     """Recursive matcher over one canonical readProperties body."""
 
-    def __init__(self, op, text):
+    def __init__(self, op, text, ns="", enums=None):
         self.op = op
         self.s = text
         self.pos = 0
+        self.ns = ns
+        self.enums = enums or {}
 
     def fail(self, what):
         snippet = self.s[self.pos:self.pos + 400]
@@ -238,6 +243,18 @@ class BodyParser:
         if m:
             return {"kind": "enum", "ctype": _ctype(m.group("enum")),
                     "max": _ctype(m.group("under"))}
+        m = self.try_(T_ENUM19)
+        if m:
+            # mlir-tblgen 19: `static_cast<Enum>(val)` with no range check; the
+            # cast truncates to the enum's underlying type, which must be found
+            # in the generated enum declarations (never assumed).
+            enum = _ctype(m.group("enum"))
+            key = resolve_class(self.enums, self.ns, enum)
+            if key is None:
+                self.fail("EnumProperty of %s: no `enum class %s : <type>` declaration "
+                          "found from namespace %s" % (enum, enum, self.ns))
+            return {"kind": "enum", "ctype": enum, "max": self.enums[key],
+                    "range_check": False}
         if self.try_(T_CONV_ATTR):
             return {"kind": "prop_attr", "ctype": storage_type}
         if self.try_(T_GENERIC):
@@ -276,9 +293,9 @@ class BodyParser:
         return inner
 
 
-def parse_read_body(op, body, props_types):
+def parse_read_body(op, body, props_types, ns="", enums=None):
     """Return (v5_fields, v6_fields) for one readProperties body."""
-    p = BodyParser(op, canon(body))
+    p = BodyParser(op, canon(body), ns, enums)
     p.expect(T_HEADER, "readProperties prologue")
     v5, v6 = [], []
     while True:
@@ -589,6 +606,54 @@ _DEF_RE = re.compile(r"^(::llvm::LogicalResult|void) (\w+)::(readProperties|writ
 _DEF_NS_RE = re.compile(r"^\s*(?:namespace\s+([\w:]+)\s*\{|\}\s*//\s*namespace\s+([\w:]+))\s*$", re.M)
 
 
+def scan_enums(path, enums):
+    """`enum class X : T {` declarations with their namespaces (for MLIR 19's
+    EnumProperty, whose generated code names only the enum). Namespaces are
+    tracked by brace matching: generated files close some without a comment."""
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        text = fh.read()
+    if "enum class" not in text:
+        return
+    toks = tokens(text)
+    stack = []  # one entry per open brace: a namespace name or None
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t == "namespace" and i + 1 < len(toks):
+            j = i + 1
+            name = []
+            while j < len(toks) and toks[j] != "{" and toks[j] != ";" and toks[j] != "=":
+                name.append(toks[j])
+                j += 1
+            if j < len(toks) and toks[j] == "{":
+                stack.append("".join(name) or None)
+                i = j + 1
+                continue
+        elif t == "{":
+            stack.append(None)
+        elif t == "}":
+            if not stack:
+                raise LayoutError("%s: unbalanced braces" % path)
+            stack.pop()
+        elif (t == "enum" and toks[i + 1:i + 2] == ["class"] and toks[i + 3:i + 4] == [":"]):
+            j = i + 4
+            under = []
+            while j < len(toks) and toks[j] not in ("{", ";"):
+                under.append(toks[j])
+                j += 1
+            if j < len(toks) and toks[j] == "{":
+                key = "::".join([n for n in stack if n] + [toks[i + 2]])
+                ut = "".join(under)
+                if key in enums and enums[key] != ut:
+                    raise LayoutError("%s: enum %s declared with underlying types %s and %s"
+                                      % (path, key, enums[key], ut))
+                enums[key] = ut
+                stack.append(None)
+                i = j + 1
+                continue
+        i += 1
+
+
 def scan_cpp_inc(path, reads, writes):
     with open(path, encoding="utf-8", errors="replace") as fh:
         text = fh.read()
@@ -669,8 +734,10 @@ def build(include_dir, allow_custom=False, log=print):
             elif f.endswith(".h"):
                 plain_h.append(os.path.join(root, f))
     classes, adaptors, reads, writes = {}, {}, {}, {}
+    enums = {}
     for f in h_files:
         scan_h_inc(f, classes, adaptors)
+        scan_enums(f, enums)
     for f in cpp_files:
         scan_cpp_inc(f, reads, writes)
     handwritten = {}
@@ -742,7 +809,7 @@ def build(include_dir, allow_custom=False, log=print):
             continue
         types = adaptor["types"] if adaptor else {}
         try:
-            v5, v6 = parse_read_body(name, reads[key][1], types)
+            v5, v6 = parse_read_body(name, reads[key][1], types, c["ns"], enums)
             wseq = parse_write_body(name, writes[key][1])
         except LayoutError as e:
             errors.append(str(e))

@@ -60,6 +60,7 @@ fn fields(v: &Value, op: &str) -> Result<Vec<Field>, String> {
                     .ok_or_else(|| format!("op '{op}': a field without a name"))?
                     .to_string(),
                 kind: kind(f, op)?,
+                ctype: f["ctype"].as_str().map(String::from),
             })
         })
         .collect()

@@ -3,7 +3,9 @@
 //! properties payload at bytecode v5 and v6. The default registry is
 //! MLIR 22's upstream dialects, generated from ODS by
 //! `tools/ods-layouts/gen_layouts.py` into `format/data/ods-layouts-22.json`
-//! and embedded as bincode by `build.rs`.
+//! and embedded as bincode by `build.rs`; the layouts of older releases
+//! (`ods-layouts-19.json`) are embedded the same way, for reading files
+//! those releases wrote (SPEC.md §7.2).
 
 mod json;
 mod model;
@@ -21,7 +23,42 @@ pub struct OpRegistry {
     ops: HashMap<Vec<u8>, OpInfo>,
 }
 
-static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-22.bincode"));
+/// The MLIR releases whose upstream op layouts are embedded, oldest first.
+/// The last one is the default: what we write, and what every file is
+/// read as unless its producer names an older release (SPEC.md §7.2).
+pub const KNOWN_RELEASES: &[&str] = &["19.1.7", "22.1.8"];
+
+static EMBEDDED: [&[u8]; 2] = [
+    include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-19.bincode")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-22.bincode")),
+];
+
+/// The major version of a release name: `19`, `19.1.7`, `mlir-19`,
+/// `MLIR19.1.7` all give 19.
+fn major_of(name: &str) -> Option<u32> {
+    let lower = name.trim().to_ascii_lowercase();
+    let rest = lower
+        .strip_prefix("mlir-")
+        .or_else(|| lower.strip_prefix("mlir"))
+        .unwrap_or(&lower);
+    let digits: &str = rest.split('.').next().unwrap_or("");
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// The MLIR major version named by a bytecode producer string: upstream
+/// MLIR writes `MLIR` followed by its LLVM version (`MLIR19.1.7`,
+/// `MLIR20.0.0git`). `None` for any other producer.
+pub fn producer_major(producer: &[u8]) -> Option<u32> {
+    let rest = producer.strip_prefix(b"MLIR")?;
+    let n = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    if n == 0 || n > 4 {
+        return None;
+    }
+    std::str::from_utf8(&rest[..n]).ok()?.parse().ok()
+}
 
 impl OpRegistry {
     /// An empty registry: every op is unregistered.
@@ -30,14 +67,46 @@ impl OpRegistry {
     }
 
     /// MLIR 22's upstream dialects; what every reader uses unless given
-    /// another registry.
+    /// another registry, and what the writer writes.
     pub fn default_ref() -> &'static OpRegistry {
-        static DEFAULT: OnceLock<OpRegistry> = OnceLock::new();
-        DEFAULT.get_or_init(|| {
+        Self::embedded(KNOWN_RELEASES.len() - 1)
+    }
+
+    fn embedded(i: usize) -> &'static OpRegistry {
+        static LOADED: [OnceLock<OpRegistry>; 2] = [OnceLock::new(), OnceLock::new()];
+        LOADED[i].get_or_init(|| {
             let data: RegistryData =
-                bincode::deserialize(EMBEDDED).expect("embedded op registry is valid bincode");
+                bincode::deserialize(EMBEDDED[i]).expect("embedded op registry is valid bincode");
             OpRegistry::from_data(data)
         })
+    }
+
+    /// The embedded upstream layouts of an MLIR release, by major version:
+    /// `"19"`, `"19.1.7"`, `"mlir-19"` and `"MLIR19.1.7"` all name 19.1.7.
+    /// `None` for a release we have no layouts for ([`KNOWN_RELEASES`]).
+    pub fn for_release(name: &str) -> Option<&'static OpRegistry> {
+        let major = major_of(name)?;
+        KNOWN_RELEASES
+            .iter()
+            .position(|r| major_of(r) == Some(major))
+            .map(Self::embedded)
+    }
+
+    /// The releases [`OpRegistry::for_release`] knows, oldest first.
+    pub fn known_releases() -> &'static [&'static str] {
+        KNOWN_RELEASES
+    }
+
+    /// The layouts to read a bytecode file with, from its producer string:
+    /// a known MLIR release's own (`MLIR19.1.7` → 19.1.7); the default
+    /// (22) for newer or unknown releases and for producers that are not
+    /// an MLIR release. The flag says whether the producer named a known
+    /// release.
+    pub fn for_producer(producer: &[u8]) -> (&'static OpRegistry, bool) {
+        match producer_major(producer).and_then(|m| Self::for_release(&m.to_string())) {
+            Some(r) => (r, true),
+            None => (Self::default_ref(), false),
+        }
     }
 
     pub fn from_data(data: RegistryData) -> Self {
@@ -74,6 +143,20 @@ impl OpRegistry {
     /// The MLIR release the data was generated from (`22.1.8`).
     pub fn release(&self) -> &str {
         &self.release
+    }
+
+    /// Whether this is the embedded registry of an older release than the
+    /// default, i.e. its layouts are not what we write.
+    pub fn is_older_release(&self) -> bool {
+        !std::ptr::eq(self, Self::default_ref())
+            && KNOWN_RELEASES[..KNOWN_RELEASES.len() - 1]
+                .iter()
+                .any(|r| std::ptr::eq(self, Self::for_release(r).expect("known")))
+    }
+
+    /// Iterates over the ops (in no particular order).
+    pub fn ops(&self) -> impl Iterator<Item = &OpInfo> {
+        self.ops.values()
     }
 
     pub fn len(&self) -> usize {
@@ -153,8 +236,68 @@ mod tests {
             .is_err());
         assert_eq!(alloc.fields_v5[1].kind, FieldKind::LegacySegments);
         assert_eq!(
+            f.fields_v6[1].ctype.as_deref(),
+            Some("::mlir::TypeAttr"),
+            "function_type's C++ type"
+        );
+        assert_eq!(
             alloc.fields_v6[1].kind,
             FieldKind::SparseSegments { size: 2 }
         );
+    }
+}
+
+#[cfg(test)]
+mod release_tests {
+    use super::*;
+
+    #[test]
+    fn releases_by_name_and_producer() {
+        let r19 = OpRegistry::for_release("19").expect("19");
+        assert_eq!(r19.release(), "19.1.7");
+        for n in ["19.1.7", "mlir-19", "MLIR19.1.0", " 19 "] {
+            assert!(
+                std::ptr::eq(OpRegistry::for_release(n).unwrap(), r19),
+                "{n}"
+            );
+        }
+        let r22 = OpRegistry::for_release("mlir-22").unwrap();
+        assert!(std::ptr::eq(r22, OpRegistry::default_ref()));
+        assert!(OpRegistry::for_release("20").is_none());
+        assert!(OpRegistry::for_release("mlir-").is_none());
+        assert!(OpRegistry::for_release("x19").is_none());
+        assert_eq!(OpRegistry::known_releases(), ["19.1.7", "22.1.8"]);
+        assert!(r19.is_older_release() && !r22.is_older_release());
+        assert!(!OpRegistry::new().is_older_release());
+
+        assert_eq!(producer_major(b"MLIR19.1.7"), Some(19));
+        assert_eq!(producer_major(b"MLIR20.0.0git"), Some(20));
+        assert_eq!(producer_major(b"MLIR"), None);
+        assert_eq!(producer_major(b"jaxlib"), None);
+        let (r, known) = OpRegistry::for_producer(b"MLIR19.1.7");
+        assert!(std::ptr::eq(r, r19) && known);
+        for p in [&b"MLIR22.1.8"[..], b"MLIR21.1.0", b"StableHLO_v1.0", b""] {
+            let (r, known) = OpRegistry::for_producer(p);
+            assert!(std::ptr::eq(r, r22));
+            assert_eq!(known, p == b"MLIR22.1.8");
+        }
+
+        // func.func gained `no_inline` after 19: the payloads differ in length.
+        let f19 = r19.get(b"func.func").unwrap();
+        let names: Vec<&str> = f19.fields_v6.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "arg_attrs",
+                "function_type",
+                "res_attrs",
+                "sym_name",
+                "sym_visibility"
+            ]
+        );
+        // 19's EnumProperty has no range check but the same encoding.
+        let add = r19.get(b"llvm.add").unwrap();
+        assert_eq!(add.fields_v6[0].kind, FieldKind::Enum { bits: 32 });
+        assert_eq!(r19.len(), 1936);
     }
 }

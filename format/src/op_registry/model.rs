@@ -41,6 +41,10 @@ pub enum FieldKind {
 pub struct Field {
     pub name: String,
     pub kind: FieldKind,
+    /// The C++ storage type (`::mlir::ArrayAttr`, `int64_t`); compared when
+    /// a payload is carried from one MLIR release's layout to another's.
+    #[serde(default)]
+    pub ctype: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

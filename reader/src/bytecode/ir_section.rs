@@ -418,7 +418,7 @@ impl<'a> BytecodeReader<'a> {
                     )
                 }
                 Some(false) => None,
-                Some(true) => match self.registry.get(&name) {
+                Some(true) => match self.layouts.get(&name) {
                     Some(info) => Some(info),
                     None => {
                         return r.err_at(
@@ -433,6 +433,8 @@ impl<'a> BytecodeReader<'a> {
             };
             properties = self.decode_properties(idx, &name, info, r, at)?;
         }
+        // Payloads decoded with an older release's layouts: in MLIR 22's terms.
+        properties = self.retarget(&name, registered, properties, r, mask_at)?;
         // Before v5, inherent attributes sit in the attribute dictionary;
         // a registered op's are moved into its properties, as MLIR does.
         if self.version < rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES

@@ -14,6 +14,7 @@ mod dialect_section;
 mod ir_section;
 mod properties;
 mod resource_section;
+mod retarget;
 mod sections;
 mod string_section;
 
@@ -53,6 +54,35 @@ pub struct ReadStats {
     pub entries_decoded: usize,
 }
 
+/// How a bytecode file is read.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReadOptions {
+    /// The op layouts to decode properties payloads with. `None` (the
+    /// default) picks them from the producer string (SPEC.md §7.2):
+    /// `MLIR19.x` → MLIR 19's, anything else → MLIR 22's. Set it for files
+    /// whose producer is not an MLIR release (`OpRegistry::for_release`).
+    /// Payloads read with an older release's layouts are carried over to
+    /// MLIR 22's (the module is always in MLIR 22's terms).
+    pub layouts: Option<&'static OpRegistry>,
+    /// The dialect hooks (SPEC.md §9); `None` is
+    /// [`DialectRegistry::default_ref`].
+    pub dialects: Option<&'static DialectRegistry>,
+    /// Nesting and count limits (SPEC.md §5.1).
+    pub limits: Limits,
+}
+
+/// Why the reader decodes properties with the layouts it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayoutsChoice {
+    /// The producer string names a release we have layouts for.
+    Producer,
+    /// The producer names no MLIR release, or one we have no layouts for:
+    /// the default release's.
+    Default,
+    /// Given by the caller ([`ReadOptions::layouts`], `open_with`).
+    Given,
+}
+
 /// A bytecode file opened for lazy reading. Borrows the input bytes.
 pub struct BytecodeReader<'a> {
     version: u64,
@@ -64,7 +94,12 @@ pub struct BytecodeReader<'a> {
     /// Builtin dialect resource keys by handle number.
     resource_keys: Vec<Vec<u8>>,
     properties: Vec<&'a [u8]>,
+    /// The module's op knowledge (MLIR 22's unless given another).
     registry: &'a OpRegistry,
+    /// The layouts properties payloads are decoded with: `registry`, or an
+    /// older release's (then carried over to `registry`'s, `retarget.rs`).
+    layouts: &'a OpRegistry,
+    layouts_choice: LayoutsChoice,
     hooks: &'a DialectRegistry,
     /// Dialect versions parsed by their hooks, by dialect index.
     versions: RefCell<HashMap<usize, Option<Arc<dyn DialectVersion>>>>,
@@ -75,39 +110,59 @@ pub struct BytecodeReader<'a> {
 }
 
 impl<'a> BytecodeReader<'a> {
-    /// Opens `data` with the op layouts of the default registry (mlir-opt 22).
+    /// Opens `data` with the default registry (mlir-opt 22), decoding
+    /// properties with the layouts of the release its producer names.
     pub fn open(data: &'a [u8]) -> Result<Self> {
-        Self::open_with(data, OpRegistry::default_ref())
+        Self::open_with_options(data, &ReadOptions::default())
     }
 
     /// [`BytecodeReader::open`] with explicit [`Limits`] (they also apply
     /// to regions materialized later).
     pub fn open_with_limits(data: &'a [u8], limits: Limits) -> Result<Self> {
-        Self::open_impl(
+        Self::open_with_options(
             data,
-            OpRegistry::default_ref(),
-            DialectRegistry::default_ref(),
-            None,
-            limits,
+            &ReadOptions {
+                limits,
+                ..Default::default()
+            },
         )
     }
 
     /// Opens a shared buffer (e.g. a memory map): resource blobs of the
     /// module borrow from it instead of being copied.
     pub fn open_shared(owner: &'a SharedBytes) -> Result<Self> {
+        Self::open_shared_with_options(owner, &ReadOptions::default())
+    }
+
+    pub fn open_with_options(data: &'a [u8], opts: &ReadOptions) -> Result<Self> {
         Self::open_impl(
-            (**owner).as_ref(),
+            data,
             OpRegistry::default_ref(),
-            DialectRegistry::default_ref(),
-            Some(owner),
-            Limits::default(),
+            opts.layouts,
+            opts.dialects.unwrap_or(DialectRegistry::default_ref()),
+            None,
+            opts.limits,
         )
     }
 
+    pub fn open_shared_with_options(owner: &'a SharedBytes, opts: &ReadOptions) -> Result<Self> {
+        Self::open_impl(
+            (**owner).as_ref(),
+            OpRegistry::default_ref(),
+            opts.layouts,
+            opts.dialects.unwrap_or(DialectRegistry::default_ref()),
+            Some(owner),
+            opts.limits,
+        )
+    }
+
+    /// Opens `data` with a registry of one's own (e.g. with an out-of-tree
+    /// dialect's layouts), used for every file whatever its producer.
     pub fn open_with(data: &'a [u8], registry: &'a OpRegistry) -> Result<Self> {
         Self::open_impl(
             data,
             registry,
+            Some(registry),
             DialectRegistry::default_ref(),
             None,
             Limits::default(),
@@ -122,17 +177,32 @@ impl<'a> BytecodeReader<'a> {
         hooks: &'a DialectRegistry,
         owner: Option<&'a SharedBytes>,
     ) -> Result<Self> {
-        Self::open_impl(data, registry, hooks, owner, Limits::default())
+        Self::open_impl(
+            data,
+            registry,
+            Some(registry),
+            hooks,
+            owner,
+            Limits::default(),
+        )
     }
 
     fn open_impl(
         data: &'a [u8],
         registry: &'a OpRegistry,
+        layouts: Option<&'a OpRegistry>,
         hooks: &'a DialectRegistry,
         owner: Option<&SharedBytes>,
         limits: Limits,
     ) -> Result<Self> {
         let header = sections::read_header(data)?;
+        let (layouts, layouts_choice) = match layouts {
+            Some(l) => (l, LayoutsChoice::Given),
+            None => match OpRegistry::for_producer(header.producer) {
+                (l, true) => (l as &OpRegistry, LayoutsChoice::Producer),
+                (l, false) => (l as &OpRegistry, LayoutsChoice::Default),
+            },
+        };
         let sec = |id: SectionId| header.sections[id as usize].expect("checked by read_header");
         let reader = |s: sections::Section<'a>| s.reader().limited(limits.max_count);
         let strings = string_section::read_strings(reader(sec(SectionId::String)))?;
@@ -186,6 +256,8 @@ impl<'a> BytecodeReader<'a> {
             resource_keys,
             properties,
             registry,
+            layouts,
+            layouts_choice,
             hooks,
             versions: RefCell::new(HashMap::new()),
             limits,
@@ -208,6 +280,12 @@ impl<'a> BytecodeReader<'a> {
 
     pub fn version(&self) -> u64 {
         self.version
+    }
+
+    /// The MLIR release whose op layouts decode the properties payloads
+    /// (`19.1.7`, `22.1.8`), and why.
+    pub fn layouts_release(&self) -> (&str, LayoutsChoice) {
+        (self.layouts.release(), self.layouts_choice)
     }
 
     pub fn producer(&self) -> &'a [u8] {
@@ -286,7 +364,13 @@ impl<'a> BytecodeReader<'a> {
 
 /// Reads a whole bytecode file eagerly into a [`Module`].
 pub fn read_bytecode(data: &[u8]) -> Result<Module> {
-    let mut r = BytecodeReader::open(data)?;
+    read_bytecode_with_options(data, &ReadOptions::default())
+}
+
+/// [`read_bytecode`] with options (e.g. the op layouts of an MLIR release
+/// for a file whose producer does not name one).
+pub fn read_bytecode_with_options(data: &[u8], opts: &ReadOptions) -> Result<Module> {
+    let mut r = BytecodeReader::open_with_options(data, opts)?;
     r.materialize_all()?;
     Ok(r.into_module())
 }

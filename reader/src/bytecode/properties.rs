@@ -52,6 +52,24 @@ impl<'a> BytecodeReader<'a> {
             }
             return Ok(Some(a));
         };
+        let mut dict = self
+            .read_payload(&mut p, name, info)
+            .map_err(|e| self.with_layout_hint(e, name))?;
+        if dict.is_empty() {
+            return Ok(None);
+        }
+        dict.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(Some(
+            self.module.ctx.intern_attr(AttrData::Dictionary(dict)),
+        ))
+    }
+
+    fn read_payload(
+        &mut self,
+        p: &mut Reader<'a>,
+        name: &[u8],
+        info: &OpInfo,
+    ) -> Result<Vec<(Bytes, AttrId)>> {
         let fields = if self.version >= rmlir_format::bytecode::VERSION_NATIVE_SEGMENT_SIZES {
             &info.fields_v6
         } else {
@@ -59,7 +77,7 @@ impl<'a> BytecodeReader<'a> {
         };
         let mut dict: Vec<(Bytes, AttrId)> = Vec::new();
         for f in fields {
-            if let Some(a) = self.read_field(&mut p, &f.kind)? {
+            if let Some(a) = self.read_field(p, &f.kind)? {
                 dict.push((f.name.as_bytes().into(), a));
             }
         }
@@ -69,13 +87,47 @@ impl<'a> BytecodeReader<'a> {
                 String::from_utf8_lossy(name)
             ));
         }
-        if dict.is_empty() {
-            return Ok(None);
+        Ok(dict)
+    }
+
+    /// A payload that does not fit its layout usually means the file was
+    /// written by another MLIR release than the layouts are from (payloads
+    /// are positional and unversioned): say which layouts were used and why.
+    fn with_layout_hint(&self, e: crate::Error, name: &[u8]) -> crate::Error {
+        // Only errors of the payload itself (not of an attribute it refers to).
+        if !matches!(
+            e.position(),
+            crate::Position::Bytecode {
+                section: "Properties",
+                ..
+            }
+        ) {
+            return e;
         }
-        dict.sort_by(|a, b| a.0.cmp(&b.0));
-        Ok(Some(
-            self.module.ctx.intern_attr(AttrData::Dictionary(dict)),
-        ))
+        let why = match self.layouts_choice {
+            super::LayoutsChoice::Producer => "named by the producer string",
+            super::LayoutsChoice::Given => "given by the caller",
+            super::LayoutsChoice::Default
+                if rmlir_format::op_registry::producer_major(self.producer).is_some() =>
+            {
+                "the default: the producer's release has no layouts of its own here"
+            }
+            super::LayoutsChoice::Default => {
+                "the default: the producer string names no MLIR release"
+            }
+        };
+        crate::Error::new(
+            e.kind(),
+            format!(
+                "{}; the properties of '{}' were decoded with the op layouts of MLIR {} ({why}; producer '{}'; known releases: {}), and a file written by another release has other layouts: read it with that release's (`--layouts mlir-N`)",
+                e.message(),
+                String::from_utf8_lossy(name),
+                self.layouts.release(),
+                String::from_utf8_lossy(self.producer),
+                rmlir_format::op_registry::OpRegistry::known_releases().join(", ")
+            ),
+            e.position().clone(),
+        )
     }
 
     fn read_field(&mut self, p: &mut Reader<'a>, kind: &FieldKind) -> Result<Option<AttrId>> {

@@ -1,0 +1,354 @@
+//! Carrying properties decoded with an older MLIR release's layouts over to
+//! the registry's (MLIR 22's), as MLIR 22 would hold them had it created the
+//! op from the same values (SPEC.md §7.2).
+//!
+//! Properties payloads are positional and unversioned: MLIR 22 cannot read
+//! an op whose layout changed since the release that wrote the file. We
+//! decode such a payload with the writer's own layout (names and values),
+//! then map it by field name:
+//!
+//! * a field both releases have is kept when its encoding class agrees
+//!   (attribute to attribute of the same C++ class, or of a class the value
+//!   provably is; property to property of the same kind);
+//! * a field the target lacks (or cannot hold: its encoding changed) is an
+//!   error naming the op and the field — never a silent drop — unless its
+//!   value is the writing release's default for the op (every op that
+//!   release creates has it, so the file cannot tell it from "never set");
+//!   such a field is left out and the target field, if any, is missing;
+//! * a target field the file lacks is absent when optional, and otherwise
+//!   takes the target's default properties (what MLIR 22 gives a new op),
+//!   or its value-initialised storage for a non-attribute property; a
+//!   required attribute with neither is an error;
+//! * segment sizes must describe the same number of operand (result)
+//!   groups in both releases: otherwise the op's operand structure changed
+//!   and is an error.
+
+use super::binary_reader::Reader;
+use super::BytecodeReader;
+use crate::error::{ErrorKind, Result};
+use rmlir_format::op_registry::{merge_default_properties, Field, FieldKind, OpInfo, OpRegistry};
+use rmlir_format::*;
+
+/// Why a field cannot be carried over, or `None` when it can.
+fn incompatible(ctx: &Context, from: &Field, to: &Field, value: AttrId) -> Option<String> {
+    use FieldKind::*;
+    let attr_like = |k: &FieldKind| matches!(k, Attr | OptAttr);
+    let seg = |k: &FieldKind| match k {
+        SparseSegments { size } => Some(*size),
+        LegacySegments => Some(0),
+        _ => None,
+    };
+    if let (Some(_), Some(_)) = (seg(&from.kind), seg(&to.kind)) {
+        return None; // sizes are compared op-wide (they need both lists)
+    }
+    if attr_like(&from.kind) && attr_like(&to.kind) {
+        let (a, b) = (norm(from.ctype.as_deref()), norm(to.ctype.as_deref()));
+        if a == b || attr_is_class(ctx, value, b) {
+            return None;
+        }
+        return Some(format!(
+            "its attribute class changed from {} to {}",
+            from.ctype.as_deref().unwrap_or("?"),
+            to.ctype.as_deref().unwrap_or("?")
+        ));
+    }
+    if from.kind == to.kind {
+        // A property of the same wire kind: same representation. (An enum's
+        // numbering is not compared: it lives in C++, not in the layouts.)
+        return None;
+    }
+    Some(format!(
+        "its encoding changed from {} to {}",
+        kind_name(&from.kind),
+        kind_name(&to.kind)
+    ))
+}
+
+fn norm(ctype: Option<&str>) -> &str {
+    ctype.map(|c| c.trim_start_matches("::")).unwrap_or("")
+}
+
+/// Whether `a` is an instance of the builtin attribute class `ctype`
+/// (only classes whose instances we can tell apart; others: false).
+fn attr_is_class(ctx: &Context, a: AttrId, ctype: &str) -> bool {
+    let data = ctx.attr(a);
+    let elem_width = |elem: TypeId| match ctx.ty(elem) {
+        TypeData::Integer { width, .. } => Some(*width),
+        _ => None,
+    };
+    match ctype {
+        "mlir::ArrayAttr" => matches!(data, AttrData::Array(_)),
+        "mlir::DictionaryAttr" => matches!(data, AttrData::Dictionary(_)),
+        "mlir::StringAttr" => matches!(data, AttrData::String { .. }),
+        "mlir::UnitAttr" => matches!(data, AttrData::Unit),
+        "mlir::TypeAttr" => matches!(data, AttrData::Type(_)),
+        "mlir::IntegerAttr" => matches!(data, AttrData::Integer { .. }),
+        "mlir::SymbolRefAttr" => matches!(data, AttrData::SymbolRef { .. }),
+        "mlir::FlatSymbolRefAttr" => {
+            matches!(data, AttrData::SymbolRef { nested, .. } if nested.is_empty())
+        }
+        "mlir::DenseI64ArrayAttr"
+        | "mlir::DenseI32ArrayAttr"
+        | "mlir::DenseI16ArrayAttr"
+        | "mlir::DenseI8ArrayAttr"
+        | "mlir::DenseBoolArrayAttr" => {
+            let want = match ctype {
+                "mlir::DenseI64ArrayAttr" => 64,
+                "mlir::DenseI32ArrayAttr" => 32,
+                "mlir::DenseI16ArrayAttr" => 16,
+                "mlir::DenseI8ArrayAttr" => 8,
+                _ => 1,
+            };
+            matches!(data, AttrData::DenseArray { elem, .. } if elem_width(*elem) == Some(want))
+        }
+        _ => false,
+    }
+}
+
+fn kind_name(k: &FieldKind) -> String {
+    match k {
+        FieldKind::Attr => "a required attribute".into(),
+        FieldKind::OptAttr => "an optional attribute".into(),
+        FieldKind::LegacySegments | FieldKind::SparseSegments { .. } => "segment sizes".into(),
+        FieldKind::Int { bits, .. } => format!("a {bits}-bit integer property"),
+        FieldKind::Bool => "a bool property".into(),
+        FieldKind::Unit => "a unit property".into(),
+        FieldKind::String => "a string property".into(),
+        FieldKind::Enum { bits } => format!("a {bits}-bit enum property"),
+        FieldKind::Array(k) => format!("an array property of {}", kind_name(k)),
+        FieldKind::Optional(k) => format!("an optional property of {}", kind_name(k)),
+    }
+}
+
+fn field<'i>(info: &'i OpInfo, name: &[u8]) -> Option<&'i Field> {
+    info.fields_v6
+        .iter()
+        .chain(&info.fields_v5)
+        .find(|f| f.name.as_bytes() == name)
+}
+
+fn segment_sizes(info: &OpInfo) -> Vec<(&str, usize)> {
+    info.fields_v6
+        .iter()
+        .filter_map(|f| match f.kind {
+            FieldKind::SparseSegments { size } => Some((f.name.as_str(), size)),
+            _ => None,
+        })
+        .collect()
+}
+
+impl<'a> BytecodeReader<'a> {
+    /// The properties of op `name` (registered flag `registered`) in the
+    /// registry's terms; unchanged unless they were decoded with an older
+    /// release's layouts (from v5, where payloads exist).
+    pub(super) fn retarget(
+        &mut self,
+        name: &[u8],
+        registered: Option<bool>,
+        props: Option<AttrId>,
+        r: &Reader<'a>,
+        at: usize,
+    ) -> Result<Option<AttrId>> {
+        if std::ptr::eq(self.layouts, self.registry)
+            || self.version < rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES
+            || registered != Some(true)
+        {
+            return Ok(props);
+        }
+        let (layouts, registry) = (self.layouts, self.registry);
+        let fail = |this: &Self, msg: String| {
+            Err(r.error_at(
+                at,
+                ErrorKind::Semantic,
+                format!(
+                    "operation '{}' written by {} (read with the op layouts of MLIR {}): {msg}; cannot carry it over to MLIR {} (known releases: {})",
+                    String::from_utf8_lossy(name),
+                    producer_text(this.producer),
+                    layouts.release(),
+                    registry.release(),
+                    OpRegistry::known_releases().join(", ")
+                ),
+            ))
+        };
+        let given: Vec<(Bytes, AttrId)> = match props.map(|p| self.module.ctx.attr(p)) {
+            None => Vec::new(),
+            Some(AttrData::Dictionary(d)) => d.clone(),
+            Some(_) => return Ok(props),
+        };
+        let Some(to) = registry.get(name) else {
+            if given.is_empty() {
+                return Ok(props);
+            }
+            return fail(
+                self,
+                format!("MLIR {} has no such operation", registry.release()),
+            );
+        };
+        if !to.has_properties {
+            if let Some((k, _)) = given.first() {
+                return fail(
+                    self,
+                    format!(
+                        "its property '{}' has no place: the operation has no properties in MLIR {}",
+                        String::from_utf8_lossy(k),
+                        registry.release()
+                    ),
+                );
+            }
+            return Ok(None);
+        }
+        let from = layouts.get(name);
+        if let Some(from) = from {
+            let (a, b) = (segment_sizes(from), segment_sizes(to));
+            for (seg, n) in &a {
+                match b.iter().find(|(s, _)| s == seg) {
+                    Some((_, m)) if m == n => {}
+                    Some((_, m)) => {
+                        return fail(
+                            self,
+                            format!(
+                                "its {seg} cover {n} groups in MLIR {} but {m} in MLIR {} (the operand structure changed)",
+                                layouts.release(),
+                                registry.release()
+                            ),
+                        )
+                    }
+                    None => {
+                        return fail(
+                            self,
+                            format!("MLIR {} has no {seg}", registry.release()),
+                        )
+                    }
+                }
+            }
+            if let Some((seg, _)) = b.iter().find(|(s, _)| !a.iter().any(|(x, _)| x == s)) {
+                return fail(
+                    self,
+                    format!(
+                        "MLIR {} needs {seg}, which MLIR {} does not write",
+                        registry.release(),
+                        layouts.release()
+                    ),
+                );
+            }
+        }
+        // The writer's defaults: a value the writer's release gives every new
+        // op says nothing the op itself does not (the file cannot tell it
+        // from "never set"), so a field MLIR 22 cannot hold may go when it
+        // has that value; any other value is an error.
+        // Parsed only when needed; defaults that do not parse (in the old
+        // release's syntax) drop nothing.
+        let mut src_default_entries: Option<Vec<(Bytes, AttrId)>> = None;
+        let mut kept = Vec::with_capacity(given.len());
+        for (k, v) in given {
+            let problem = match field(to, &k) {
+                None => Some(format!(
+                    "its property '{}' does not exist in MLIR {}",
+                    String::from_utf8_lossy(&k),
+                    registry.release()
+                )),
+                Some(tf) => from
+                    .and_then(|f| field(f, &k))
+                    .and_then(|ff| incompatible(&self.module.ctx, ff, tf, v))
+                    .map(|why| format!("property '{}': {why}", String::from_utf8_lossy(&k))),
+            };
+            let Some(msg) = problem else {
+                kept.push((k, v));
+                continue;
+            };
+            if src_default_entries.is_none() {
+                let d = match from {
+                    Some(f) => self.parse_defaults(f, name, r, at).ok().flatten(),
+                    None => None,
+                };
+                src_default_entries = Some(match d.map(|d| self.module.ctx.attr(d)) {
+                    Some(AttrData::Dictionary(d)) => d.clone(),
+                    _ => Vec::new(),
+                });
+            }
+            if !src_default_entries
+                .as_ref()
+                .is_some_and(|d| d.contains(&(k.clone(), v)))
+            {
+                return fail(self, msg);
+            }
+        }
+        // What MLIR 22 starts the op's storage from.
+        let defaults = self.parse_defaults(to, name, r, at)?;
+        let default_names: Vec<Bytes> = match defaults.map(|d| self.module.ctx.attr(d)) {
+            Some(AttrData::Dictionary(d)) => d.iter().map(|(k, _)| k.clone()).collect(),
+            _ => Vec::new(),
+        };
+        let mut merged = kept;
+        for f in &to.fields_v6 {
+            let n = f.name.as_bytes();
+            if merged.iter().any(|(k, _)| &k[..] == n) || default_names.iter().any(|k| &k[..] == n)
+            {
+                continue;
+            }
+            match f.kind {
+                FieldKind::OptAttr | FieldKind::SparseSegments { .. } => {}
+                FieldKind::Attr => {
+                    return fail(
+                        self,
+                        format!(
+                            "MLIR {} requires the attribute '{}', which the file does not have and which has no default",
+                            registry.release(),
+                            f.name
+                        ),
+                    )
+                }
+                _ => {
+                    if let Some(a) = self.default_property(&f.kind) {
+                        merged.push((n.into(), a));
+                    }
+                }
+            }
+        }
+        merged.sort_by(|a, b| a.0.cmp(&b.0));
+        let given = self.module.ctx.intern_attr(AttrData::Dictionary(merged));
+        let out = match defaults {
+            Some(d) => merge_default_properties(&mut self.module.ctx, d, Some(given)),
+            None => given,
+        };
+        match self.module.ctx.attr(out) {
+            AttrData::Dictionary(d) if d.is_empty() => Ok(None),
+            _ => Ok(Some(out)),
+        }
+    }
+}
+
+impl<'a> BytecodeReader<'a> {
+    /// An op's default properties (SPEC.md §7.1) as a dictionary attribute.
+    fn parse_defaults(
+        &mut self,
+        info: &OpInfo,
+        name: &[u8],
+        r: &Reader<'a>,
+        at: usize,
+    ) -> Result<Option<AttrId>> {
+        let Some(text) = &info.default_properties else {
+            return Ok(None);
+        };
+        crate::text::parse_attr_into(&mut self.module, text.as_bytes(), self.limits)
+            .map(Some)
+            .map_err(|e| {
+                r.error_at(
+                    at,
+                    ErrorKind::Semantic,
+                    format!(
+                        "the op registry's default properties of '{}' do not parse: {e}",
+                        String::from_utf8_lossy(name)
+                    ),
+                )
+            })
+    }
+}
+
+fn producer_text(p: &[u8]) -> String {
+    if p.is_empty() {
+        "an empty producer".into()
+    } else {
+        format!("'{}'", String::from_utf8_lossy(p))
+    }
+}
