@@ -8,21 +8,7 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-/// Whether a line of the printed module has a dialect attribute
-/// (`#dialect.name<...>`) together with a `distinct[` id.
-fn dialect_attr_with_distinct(text: &str) -> bool {
-    text.lines().any(|l| {
-        l.contains("distinct[")
-            && l.match_indices('#').any(|(i, _)| {
-                let rest = &l.as_bytes()[i + 1..];
-                let n = rest
-                    .iter()
-                    .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-                    .count();
-                n > 0 && rest.get(n) == Some(&b'.')
-            })
-    })
-}
+use rmlir_tests::dialect_attr_with_distinct;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(m) = rmlir_reader::parse_module(data, "fuzz.mlir") else {

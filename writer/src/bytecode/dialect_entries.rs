@@ -501,6 +501,32 @@ enum PVal {
     Ints(Vec<u64>),
 }
 
+/// Whether `d` is of the class an llvm parameter of type `ty` holds (the
+/// classes the reader checks, `reader/src/bytecode/dialect_encodings/llvm.rs`).
+fn attr_fits(d: &AttrData, ty: ParamTy) -> bool {
+    match ty {
+        ParamTy::StrAttr => matches!(d, AttrData::String { .. }),
+        ParamTy::BoolAttr | ParamTy::IntAttr => matches!(d, AttrData::Integer { .. }),
+        ParamTy::Distinct => matches!(d, AttrData::Distinct { .. }),
+        ParamTy::FusedLoc => matches!(d, AttrData::FusedLoc { .. }),
+        ParamTy::LlvmAttr => {
+            matches!(d, AttrData::Dialect { body, .. } if &*body.dialect == "llvm")
+        }
+        ParamTy::Stripped(mnemonic) => match d {
+            AttrData::Dialect { body, .. } if &*body.dialect == "llvm" => {
+                // Expression elements are written without their mnemonic
+                // (`DW_OP_deref`), so only their dialect is known here.
+                body.mnemonic() == mnemonic
+                    || LLVM_ATTRS
+                        .iter()
+                        .any(|s| s.mnemonic == mnemonic && s.format == Format::DiExpressionElem)
+            }
+            _ => false,
+        },
+        _ => true,
+    }
+}
+
 /// The generated description of the llvm attribute whose body starts with
 /// `text`, and the rest of the text after its mnemonic.
 fn llvm_spec(text: &str) -> Option<(&'static AttrSpec, &str)> {
@@ -537,6 +563,24 @@ fn llvm_attr(
     let vals = llvm_params(space, spec, &mut c)?;
     if !c.at_end() {
         return None;
+    }
+    // A nested attribute of the wrong class could not be read back (the
+    // reader checks each against its parameter's C++ type): text instead.
+    for (p, v) in spec.params.iter().zip(&vals) {
+        let fits = match v {
+            Some(PVal::Attr(a)) => attr_fits(&space.get(*a), p.ty),
+            Some(PVal::Attrs(list)) => match p.ty {
+                ParamTy::Array(inner) => list
+                    .iter()
+                    .flatten()
+                    .all(|a| attr_fits(&space.get(*a), *inner)),
+                _ => true,
+            },
+            _ => true,
+        };
+        if !fits {
+            return None;
+        }
     }
     let mut fields = Vec::with_capacity(kind.steps.len());
     for (i, step) in kind.steps.iter().enumerate() {
