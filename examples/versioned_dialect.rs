@@ -32,11 +32,6 @@ const CURRENT: MajorMinor = MajorMinor { major: 2, minor: 0 };
 const VEC_V1: u64 = 0;
 const VEC_V2: u64 = 1;
 
-fn version_of(v: Option<Arc<dyn DialectVersion>>) -> MajorMinor {
-    v.and_then(|v| MajorMinor::of(v.as_ref()))
-        .unwrap_or(CURRENT)
-}
-
 /// `(N, element type text)` of a `vec<N x T>` body.
 fn parse_vec(data: &[u8]) -> Option<(u64, &[u8])> {
     let inner = data.strip_prefix(b"vec<")?.strip_suffix(b">")?;
@@ -81,7 +76,7 @@ impl BytecodeDialect for VDemo {
     }
 
     fn read_type(&self, r: &mut dyn DialectReader) -> HookResult<Option<TypeId>> {
-        let v = version_of(r.dialect_version("vdemo"));
+        let v = MajorMinor::or_current(r.dialect_version("vdemo"), CURRENT);
         let kind = r.read_varint()?;
         let (n, elem) = match (kind, v.major < 2) {
             (VEC_V1, true) => {
@@ -118,7 +113,7 @@ impl BytecodeDialect for VDemo {
             return false;
         };
         let elem = elem.to_vec();
-        if version_of(w.dialect_version("vdemo")).major < 2 {
+        if MajorMinor::or_current(w.dialect_version("vdemo"), CURRENT).major < 2 {
             w.write_varint(VEC_V1);
             w.write_string(&elem);
             w.write_varint(n);

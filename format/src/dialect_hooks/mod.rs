@@ -340,6 +340,14 @@ impl MajorMinor {
         }))
     }
 
+    /// The version a hook call sees: `v` when it is a `MajorMinor`, else
+    /// `current` (MLIR's readers assume the current version when a file
+    /// declares none).
+    pub fn or_current(v: Option<Arc<dyn DialectVersion>>, current: MajorMinor) -> MajorMinor {
+        v.and_then(|v| MajorMinor::of(v.as_ref()))
+            .unwrap_or(current)
+    }
+
     /// The `MajorMinor` inside a version, if that is what it is.
     pub fn of(v: &dyn DialectVersion) -> Option<MajorMinor> {
         v.as_any().downcast_ref::<MajorMinor>().copied()

@@ -30,13 +30,6 @@ fn is_test_i32(ctx: &Context, t: crate::context::TypeId) -> bool {
 
 pub struct TestDialect;
 
-/// The version a hook call sees: the file's (or the one being written),
-/// the current one when there is none, as MLIR's test dialect assumes.
-fn version_of(v: Option<Arc<dyn DialectVersion>>) -> MajorMinor {
-    v.and_then(|v| MajorMinor::of(v.as_ref()))
-        .unwrap_or(CURRENT)
-}
-
 fn attr_params(ctx: &mut Context, v0: i64, v1: i64) -> AttrId {
     ctx.intern_attr(AttrData::Dialect {
         body: DialectBody {
@@ -127,7 +120,7 @@ impl BytecodeDialect for TestDialect {
     }
 
     fn read_attribute(&self, r: &mut dyn DialectReader) -> HookResult<Option<AttrId>> {
-        let v = version_of(r.dialect_version("test"));
+        let v = MajorMinor::or_current(r.dialect_version("test"), CURRENT);
         if v.major >= 2 && v != CURRENT {
             return Err(HookError(format!(
                 "test dialect attribute encoding of version {v} is unknown (this reader knows up to {CURRENT})"
@@ -154,7 +147,7 @@ impl BytecodeDialect for TestDialect {
         };
         let (v0, v1) = (v0 as i32 as u32 as u64, v1 as i32 as u32 as u64);
         w.write_varint(ATTR_PARAMS);
-        if version_of(w.dialect_version("test")).major < 2 {
+        if MajorMinor::or_current(w.dialect_version("test"), CURRENT).major < 2 {
             w.write_varint(v1);
             w.write_varint(v0);
         } else {
@@ -197,7 +190,7 @@ impl BytecodeDialect for TestDialect {
     }
 
     fn read_properties(&self, op: &[u8], r: &mut dyn DialectReader) -> HookResult<Option<AttrId>> {
-        let v = version_of(r.dialect_version("test"));
+        let v = MajorMinor::or_current(r.dialect_version("test"), CURRENT);
         match op {
             VERSIONED_A => {
                 let dims = r.read_attribute()?;
@@ -232,7 +225,7 @@ impl BytecodeDialect for TestDialect {
         props: Option<AttrId>,
         w: &mut dyn DialectWriter,
     ) -> HookResult<()> {
-        let v = version_of(w.dialect_version("test"));
+        let v = MajorMinor::or_current(w.dialect_version("test"), CURRENT);
         let need = |key: &str, a: Option<AttrId>| {
             a.ok_or_else(|| {
                 HookError(format!(
