@@ -1123,7 +1123,14 @@ impl Gen<'_, '_> {
                 let data = self.dialect_data();
                 let ty = if self.chance(1, 4) {
                     let t = self.any_type(depth + 1);
-                    (!matches!(self.m.ctx.ty(t), TypeData::None)).then_some(t)
+                    // The attribute with its type is one textual entry in
+                    // bytecode; reading it parses a `distinct[…]` inside
+                    // afresh, so it is no longer the distinct attribute used
+                    // elsewhere (mlir-opt splits it the same way): not
+                    // canonical.
+                    let split = self.cfg.canonical
+                        && rmlir_writer::bytecode::type_text(&self.m.ctx, t).contains("distinct[");
+                    (!split && !matches!(self.m.ctx.ty(t), TypeData::None)).then_some(t)
                 } else {
                     None
                 };

@@ -219,6 +219,7 @@ impl<'a> BytecodeReader<'a> {
                 format!("value count {num_values} overflows the value numbering of the region"),
             );
         };
+        let outer_limit = scope.limit;
         scope.limit = scope.limit.max(end);
         let blocks: Vec<BlockId> = (0..num_blocks)
             .map(|_| {
@@ -232,7 +233,30 @@ impl<'a> BytecodeReader<'a> {
         for &b in &blocks {
             self.read_block(r, b, &blocks, scope, &mut range, depth)?;
         }
+        self.leave_region(scope, base, range.next, outer_limit);
         Ok(())
+    }
+
+    /// Forgets the ids `base..` of a region being left (SPEC.md §6.7.2):
+    /// sibling regions reuse the same ids, so a later sibling's forward
+    /// reference must not resolve to this region's value, and ids past the
+    /// enclosing region's range become invalid again, as in mlir-opt.
+    /// A placeholder still open here can no longer be defined; it stays
+    /// pending and fails when the scope closes.
+    fn leave_region(
+        &mut self,
+        scope: &mut Scope,
+        base: usize,
+        defined_end: usize,
+        outer_limit: usize,
+    ) {
+        for id in base..defined_end {
+            scope.values.remove(&id);
+        }
+        if !scope.placeholders.is_empty() {
+            scope.placeholders.retain(|&id, _| id < base);
+        }
+        scope.limit = outer_limit;
     }
 
     fn read_block(
