@@ -26,6 +26,35 @@ pub fn write_output_with(
             r => r.map_err(|e| format!("error: cannot write standard output: {e}")),
         };
     };
+    // Only a regular file (or a path that does not exist yet) is replaced
+    // by rename. Renaming over `/dev/null`, a FIFO or a socket would put a
+    // regular file in its place (as root, `-o /dev/null` broke the
+    // machine's /dev/null this way), so those are written in place.
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| format!("error: cannot write '{}': {e}", path.display()))?;
+            return produce(&mut f)
+                .and_then(|_| f.flush())
+                .map_err(|e| format!("error: cannot write '{}': {e}", path.display()));
+        }
+        _ => {}
+    }
+    // A symbolic link keeps pointing where it did: the file it names is
+    // the one replaced, from a temporary file in that file's directory.
+    let resolved;
+    let path = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => match std::fs::canonicalize(path) {
+            Ok(p) => {
+                resolved = p;
+                resolved.as_path()
+            }
+            Err(_) => path,
+        },
+        _ => path,
+    };
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -42,6 +71,10 @@ pub fn write_output_with(
         let mut f = std::fs::File::create(&tmp)?;
         produce(&mut f)?;
         f.sync_all()?;
+        // An existing file keeps its permissions.
+        if let Ok(old) = std::fs::metadata(path) {
+            std::fs::set_permissions(&tmp, old.permissions())?;
+        }
         std::fs::rename(&tmp, path)
     })();
     if let Err(e) = result {

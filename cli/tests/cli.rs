@@ -109,6 +109,59 @@ fn decode_writes_output_atomically() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Only regular files are replaced by rename: a FIFO (like `/dev/null` or
+/// any device) is written in place and stays what it was, a symbolic link
+/// keeps pointing at the file it names, and a replaced file keeps its mode.
+#[test]
+fn output_to_fifo_symlink_and_existing_mode() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let dir = tmpdir("special-outputs");
+    let case = corpus().join("cases/Analysis__DataFlow__test-liveness-analysis__c001");
+    let input = case.join("v6.mlirbc");
+    let expected = std::fs::read(case.join("generic.mlir")).unwrap();
+
+    let fifo = dir.join("pipe");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success(), "mkfifo failed");
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    let out = run(&[
+        "decode",
+        input.to_str().unwrap(),
+        "-o",
+        fifo.to_str().unwrap(),
+    ]);
+    ok(&out);
+    // Checked before joining: a replaced FIFO never gets a writer.
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "the FIFO was replaced by a {kind:?}");
+    assert_eq!(reader.join().unwrap(), expected);
+
+    let real = dir.join("real.mlir");
+    std::fs::write(&real, b"old").unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let link = dir.join("link.mlir");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = run(&[
+        "decode",
+        input.to_str().unwrap(),
+        "-o",
+        link.to_str().unwrap(),
+    ]);
+    ok(&out);
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read(&real).unwrap(), expected);
+    let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+    assert!(temp_leftovers(&dir).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn bad_inputs_give_diagnostics_and_exit_1() {
     let dir = tmpdir("bad");
