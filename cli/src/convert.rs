@@ -51,7 +51,7 @@ pub fn convert(
     producer: Option<String>,
     compression: Compression,
     progress: &mut Progress,
-) -> Result<Vec<u8>, String> {
+) -> Result<encode::Encoded, String> {
     let writes = OpRegistry::default_ref().release();
     let producer = producer.unwrap_or_else(|| match (&loaded.header, target) {
         (Some(h), None) if h.layouts_release == writes => h.producer.clone(),
@@ -76,7 +76,7 @@ pub fn run(
     output::refuse_binary_to_terminal(Some(output))?;
     let inp = input::read_input(input, progress)?;
     let loaded = load::load(&inp, layouts, progress)?;
-    let bytes = convert(
+    let encoded = convert(
         &inp,
         &loaded,
         version,
@@ -86,8 +86,10 @@ pub fn run(
         progress,
     )?;
     progress.finish();
+    // The output is written while the input is still mapped: its large
+    // blobs go from the map to the file (SPEC.md §6.10).
+    let r = output::write_output_with(Some(output), |w| encoded.write_to(w));
+    crate::exit_without_freeing(encoded);
     crate::exit_without_freeing(loaded);
-    let r = output::write_output(Some(output), &bytes);
-    crate::exit_without_freeing(bytes);
     r
 }

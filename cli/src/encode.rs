@@ -11,6 +11,23 @@ use std::path::Path;
 /// The producer string mlir-opt 22 writes.
 pub const DEFAULT_PRODUCER: &str = "MLIR22.1.8";
 
+/// Bytecode ready to be written: as the writer left it (large blobs are
+/// still references into the input, streamed to the output without a
+/// copy), or a finished zstd frame.
+pub enum Encoded {
+    Plain(rmlir_writer::Bytecode),
+    Zstd(Vec<u8>),
+}
+
+impl Encoded {
+    pub fn write_to(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        match self {
+            Encoded::Plain(b) => b.write_to(w),
+            Encoded::Zstd(v) => w.write_all(v),
+        }
+    }
+}
+
 pub fn write(
     inp: &Input,
     loaded: &Loaded,
@@ -18,14 +35,14 @@ pub fn write(
     producer: String,
     compression: Compression,
     progress: &mut Progress,
-) -> Result<Vec<u8>, String> {
+) -> Result<Encoded, String> {
     progress.phase("writing bytecode");
     let opts = rmlir_writer::WriteOptions {
         version,
         producer,
         dialect_versions: Vec::new(),
     };
-    let bytes = rmlir_writer::write_bytecode_with(
+    let encoded = rmlir_writer::encode_bytecode(
         &loaded.module,
         &opts,
         rmlir_format::op_registry::OpRegistry::default_ref(),
@@ -33,8 +50,8 @@ pub fn write(
     )
     .map_err(|e| format!("{}: {e}", inp.name))?;
     match compression {
-        Compression::None => Ok(bytes),
-        Compression::Zstd => compress::compress(&bytes, progress),
+        Compression::None => Ok(Encoded::Plain(encoded)),
+        Compression::Zstd => compress::compress(&encoded.into_vec(), progress).map(Encoded::Zstd),
     }
 }
 
@@ -50,10 +67,10 @@ pub fn run(
     output::refuse_binary_to_terminal(output)?;
     let inp = input::read_input(input, progress)?;
     let loaded = load::load(&inp, layouts, progress)?;
-    let bytes = write(&inp, &loaded, version, producer, compression, progress)?;
+    let encoded = write(&inp, &loaded, version, producer, compression, progress)?;
     progress.finish();
+    let r = output::write_output_with(output, |w| encoded.write_to(w));
+    crate::exit_without_freeing(encoded);
     crate::exit_without_freeing(loaded);
-    let r = output::write_output(output, &bytes);
-    crate::exit_without_freeing(bytes);
     r
 }

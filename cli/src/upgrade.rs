@@ -30,7 +30,7 @@ pub fn run(
             .map_or_else(|| DEFAULT_PRODUCER.to_string(), |h| h.producer.clone()),
         dialect_versions: Vec::new(),
     };
-    let bytes = rmlir_writer::write_bytecode_with(
+    let encoded = rmlir_writer::encode_bytecode(
         &loaded.module,
         &opts,
         rmlir_format::op_registry::OpRegistry::default_ref(),
@@ -49,5 +49,5 @@ pub fn run(
         }
     }
     progress.finish();
-    output::write_output(Some(output), &bytes)
+    output::write_output_with(Some(output), |w| encoded.write_to(w))
 }

@@ -4,14 +4,30 @@
 
 use rmlir_format::bytecode::varint::{write_signed_varint, write_varint};
 use rmlir_format::bytecode::{SectionId, ALIGNMENT_PADDING, MAGIC};
+use rmlir_format::BlobData;
+use std::io::{self, Write};
+
+/// Blobs at least this large are spliced into the output by reference
+/// instead of copied (SPEC.md §6.10): a resource blob read from a memory
+/// map is written straight from the map to the output file.
+const SPLICE_MIN: usize = 4096;
 
 /// A buffer of encoded bytes. `alignment` is the largest alignment some
 /// data inside needs, relative to the start of the buffer; whoever embeds
 /// the buffer must place it at a multiple of it.
+///
+/// Large resource blobs are not copied into `bytes`: they are kept as
+/// shared [`BlobData`] handles in `spliced`, each with the position in
+/// `bytes` before which it goes. Positions, lengths and alignment are of
+/// the logical byte sequence (owned bytes with the blobs in place).
 #[derive(Debug, Default, Clone)]
 pub struct Encoder {
+    /// The owned bytes. Sections other than the resource section never
+    /// hold spliced blobs, so their `bytes` are their whole encoding.
     pub bytes: Vec<u8>,
     pub alignment: u64,
+    spliced: Vec<(usize, BlobData)>,
+    spliced_len: usize,
 }
 
 impl Encoder {
@@ -19,11 +35,14 @@ impl Encoder {
         Encoder {
             bytes: Vec::new(),
             alignment: 1,
+            spliced: Vec::new(),
+            spliced_len: 0,
         }
     }
 
+    /// The logical length: owned bytes plus spliced blobs.
     pub fn len(&self) -> usize {
-        self.bytes.len()
+        self.bytes.len() + self.spliced_len
     }
 
     pub fn byte(&mut self, b: u8) {
@@ -65,18 +84,24 @@ impl Encoder {
         if alignment < 2 {
             return;
         }
-        while !(self.bytes.len() as u64).is_multiple_of(alignment) {
+        while !(self.len() as u64).is_multiple_of(alignment) {
             self.bytes.push(ALIGNMENT_PADDING);
         }
         self.alignment = self.alignment.max(alignment);
     }
 
     /// An aligned blob (resource entries): alignment, length, padding, data.
-    pub fn aligned_blob(&mut self, data: &[u8], alignment: u64) {
+    /// A large blob is spliced in by reference, not copied.
+    pub fn aligned_blob(&mut self, data: &BlobData, alignment: u64) {
         self.varint(alignment);
         self.varint(data.len() as u64);
         self.align_to(alignment);
-        self.raw(data);
+        if data.len() >= SPLICE_MIN {
+            self.spliced.push((self.bytes.len(), data.clone()));
+            self.spliced_len += data.len();
+        } else {
+            self.raw(data);
+        }
     }
 
     /// Appends a finished section: id, length, then (when its data needs
@@ -85,9 +110,9 @@ impl Encoder {
     pub fn section(&mut self, id: SectionId, body: Encoder) {
         let id_at = self.bytes.len();
         self.byte(id as u8);
-        self.varint(body.bytes.len() as u64);
+        self.varint(body.len() as u64);
         if body.alignment > 1 {
-            if !(self.bytes.len() as u64).is_multiple_of(body.alignment) {
+            if !(self.len() as u64).is_multiple_of(body.alignment) {
                 self.varint(body.alignment);
                 self.align_to(body.alignment);
                 self.bytes[id_at] |= 0x80;
@@ -95,7 +120,34 @@ impl Encoder {
                 self.alignment = self.alignment.max(body.alignment);
             }
         }
+        let shift = self.bytes.len();
         self.bytes.extend_from_slice(&body.bytes);
+        self.spliced_len += body.spliced_len;
+        self.spliced
+            .extend(body.spliced.into_iter().map(|(at, b)| (at + shift, b)));
+    }
+
+    /// Writes the logical bytes to `w`: owned runs and spliced blobs in
+    /// order, without assembling them in memory.
+    pub fn write_to(&self, w: &mut dyn Write) -> io::Result<()> {
+        let mut from = 0;
+        for (at, blob) in &self.spliced {
+            w.write_all(&self.bytes[from..*at])?;
+            w.write_all(blob)?;
+            from = *at;
+        }
+        w.write_all(&self.bytes[from..])
+    }
+
+    /// The logical bytes as one buffer.
+    pub fn into_vec(self) -> Vec<u8> {
+        if self.spliced.is_empty() {
+            return self.bytes;
+        }
+        let mut out = Vec::with_capacity(self.len());
+        self.write_to(&mut out)
+            .expect("writing to a Vec cannot fail");
+        out
     }
 }
 
@@ -117,7 +169,7 @@ mod tests {
         let mut f = Encoder::new();
         f.raw(&[0; 3]);
         let mut body = Encoder::new();
-        body.aligned_blob(&[1, 2], 8);
+        body.aligned_blob(&BlobData::from(vec![1u8, 2]), 8);
         // Blob: 08 -> 0x11, 2 -> 0x05, 6 pad bytes, data.
         assert_eq!(
             body.bytes,
@@ -132,5 +184,36 @@ mod tests {
         g.section(SectionId::Resource, body);
         assert_eq!(&g.bytes[6..9], &[0x05, 0x15, 0x11]);
         assert_eq!(g.alignment, 8);
+    }
+
+    /// A large blob is spliced in, not copied; the logical bytes (and
+    /// every length and padding computed from them) are those of a copy.
+    #[test]
+    fn large_blobs_are_spliced_with_the_same_bytes() {
+        let big = BlobData::from((0..10_000u32).map(|i| i as u8).collect::<Vec<_>>());
+        let mut spliced = Encoder::new();
+        spliced.byte(7);
+        spliced.aligned_blob(&big, 16);
+        spliced.byte(9);
+        let mut copied = Encoder::new();
+        copied.byte(7);
+        copied.varint(16);
+        copied.varint(big.len() as u64);
+        copied.align_to(16);
+        copied.raw(&big);
+        copied.byte(9);
+        assert!(spliced.bytes.len() < 100, "the blob was copied");
+        assert_eq!(spliced.len(), copied.len());
+        let mut f = Encoder::new();
+        f.raw(&[1, 2, 3]);
+        f.section(SectionId::Resource, spliced);
+        let mut g = Encoder::new();
+        g.raw(&[1, 2, 3]);
+        g.section(SectionId::Resource, copied);
+        assert_eq!(f.len(), g.len());
+        let mut streamed = Vec::new();
+        f.write_to(&mut streamed).unwrap();
+        assert_eq!(streamed, g.bytes);
+        assert_eq!(f.into_vec(), g.bytes);
     }
 }

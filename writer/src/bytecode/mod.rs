@@ -282,6 +282,44 @@ pub fn write_bytecode_with(
     registry: &'static OpRegistry,
     dialects: &DialectRegistry,
 ) -> Result<Vec<u8>, WriteError> {
+    encode_bytecode(m, opts, registry, dialects).map(Bytecode::into_vec)
+}
+
+/// A finished bytecode file, not yet assembled: its large resource blobs
+/// are still references to the module's (possibly memory-mapped) blobs
+/// (SPEC.md §6.10). [`Bytecode::write_to`] streams it to a file without
+/// ever holding a copy of the blobs, so converting a module with a 64 MiB
+/// blob needs about 64 MiB, not three times that.
+pub struct Bytecode(Encoder);
+
+impl Bytecode {
+    /// The size of the file in bytes.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.len() == 0
+    }
+
+    /// Writes the file to `w`, blobs straight from where they are.
+    pub fn write_to(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.0.write_to(w)
+    }
+
+    /// The file as one buffer (copies the blobs).
+    pub fn into_vec(self) -> Vec<u8> {
+        self.0.into_vec()
+    }
+}
+
+/// Encodes `m` like [`write_bytecode_with`], without assembling the bytes.
+pub fn encode_bytecode(
+    m: &Module,
+    opts: &WriteOptions,
+    registry: &'static OpRegistry,
+    dialects: &DialectRegistry,
+) -> Result<Bytecode, WriteError> {
     let version = opts.version;
     if version > VERSION_CURRENT {
         return Err(WriteError::new(format!(
@@ -322,7 +360,7 @@ pub fn write_bytecode_with(
     if version >= VERSION_NATIVE_PROPERTIES {
         file.section(SectionId::Properties, props.encode());
     }
-    Ok(file.bytes)
+    Ok(Bytecode(file))
 }
 
 #[cfg(test)]

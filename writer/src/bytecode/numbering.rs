@@ -395,16 +395,14 @@ impl<'m> Numbering<'m> {
 }
 
 /// The builtin dialect's blob for resource `key`, if the module has one.
-pub fn builtin_blob<'a>(m: &'a Module, key: &[u8]) -> Option<(&'a [u8], u32)> {
+pub fn builtin_blob<'a>(m: &'a Module, key: &[u8]) -> Option<(&'a BlobData, u32)> {
     m.resources
         .dialect
         .iter()
         .filter(|g| &g.name[..] == b"builtin")
         .flat_map(|g| g.entries.iter())
         .find_map(|(k, v)| match v {
-            ResourceValue::Blob { alignment, data } if &k[..] == key => {
-                Some((&data[..], *alignment))
-            }
+            ResourceValue::Blob { alignment, data } if &k[..] == key => Some((data, *alignment)),
             _ => None,
         })
 }
