@@ -137,7 +137,7 @@ pub fn collect(input: &Input, layouts: Layouts) -> Result<Info, String> {
         }
     }
     let (attributes, types) = r.num_attrs_types();
-    Ok(Info {
+    let info = Info {
         version: r.version(),
         producer: lossy(r.producer()),
         layouts: r.layouts_release().0.to_string(),
@@ -175,7 +175,9 @@ pub fn collect(input: &Input, layouts: Layouts) -> Result<Info, String> {
         region_bodies_decoded: r.stats().lazy_bodies_decoded,
         nested_bodies_decoded: r.stats().lazy_bodies_decoded - usize::from(top_was_lazy),
         region_bodies_pending: r.pending().count(),
-    })
+    };
+    crate::exit_without_freeing(r);
+    Ok(info)
 }
 
 pub fn render_text(i: &Info) -> String {

@@ -18,69 +18,89 @@ pub struct Entry<'a> {
     pub custom: bool,
 }
 
+/// Entries between two checkpoints of [`Entries`].
+const CHECKPOINT_EVERY: usize = 16;
+
 /// The entries of one kind (attributes or types), compactly: a large file
-/// has millions, and `info` must open it in a few megabytes. Entries are
-/// contiguous in the section, so entry `i` spans `starts[i] .. starts[i+1]`
-/// (the last one up to `end`); its dialect comes from the group it was
-/// listed in.
+/// has millions, and `info` must open it in a few megabytes (SPEC.md §6.6).
+/// Entries are contiguous in the section and the offset section lists
+/// their sizes in order, so only every 16th entry's start is kept (with
+/// where its size is in the offset section); an entry's span is found by
+/// adding up to 15 sizes from the checkpoint before it, read again from
+/// the offset section (one byte each, mostly). Its dialect comes from the
+/// group it was listed in.
 pub struct Entries<'a> {
     data: &'a [u8],
     base: usize,
-    /// The low 32 bits of `offset << 1 | custom` of each entry (offset
-    /// relative to `data`); `high` holds the rest.
-    starts: Vec<u32>,
-    /// `(first index, bits 32..)` wherever the high bits change (only in
-    /// sections over 2 GiB): they only grow, so a binary search finds them.
-    high: Vec<(usize, u64)>,
+    /// The offset section's bytes: the size varints are read from it again.
+    sizes: &'a [u8],
+    /// `(position of the size in sizes, offset in data)` of entries
+    /// `0, 16, 32, …`.
+    checkpoints: Vec<(usize, usize)>,
+    len: usize,
     end: usize,
-    /// `(index of the group's first entry, dialect)`, by index.
-    groups: Vec<(usize, usize)>,
+    /// `(index of the group's first entry, dialect, position of its first
+    /// size in sizes)`, by index.
+    groups: Vec<(usize, usize, usize)>,
 }
 
 impl<'a> Entries<'a> {
-    fn new(data: &'a [u8], base: usize, capacity: usize) -> Self {
+    fn new(data: &'a [u8], base: usize, sizes: &'a [u8], capacity: usize) -> Self {
         Entries {
             data,
             base,
-            starts: Vec::with_capacity(capacity),
-            high: Vec::new(),
+            sizes,
+            checkpoints: Vec::with_capacity(capacity.div_ceil(CHECKPOINT_EVERY)),
+            len: 0,
             end: 0,
             groups: Vec::new(),
         }
     }
 
     pub fn len(&self) -> usize {
-        self.starts.len()
+        self.len
     }
 
-    fn push(&mut self, start: u64) {
-        let hi = start >> 32;
-        if hi != self.high.last().map_or(0, |h| h.1) {
-            self.high.push((self.starts.len(), hi));
+    /// Records the next entry, whose size varint is at `pos` in `sizes`
+    /// and whose data starts at `offset`.
+    fn push(&mut self, pos: usize, offset: usize) {
+        if self.len.is_multiple_of(CHECKPOINT_EVERY) {
+            self.checkpoints.push((pos, offset));
         }
-        self.starts.push(start as u32);
-    }
-
-    fn start(&self, i: usize) -> Option<u64> {
-        let lo = *self.starts.get(i)? as u64;
-        let h = self.high.partition_point(|&(first, _)| first <= i);
-        let hi = if h == 0 { 0 } else { self.high[h - 1].1 };
-        Some(hi << 32 | lo)
+        self.len += 1;
     }
 
     pub fn get(&self, i: usize) -> Option<Entry<'a>> {
-        let start = self.start(i)?;
-        let end = match self.start(i + 1) {
-            Some(next) => (next >> 1) as usize,
-            None => self.end,
+        if i >= self.len {
+            return None;
+        }
+        let first = i - i % CHECKPOINT_EVERY;
+        let (mut pos, mut offset) = self.checkpoints[first / CHECKPOINT_EVERY];
+        let mut g = self.groups.partition_point(|&(f, _, _)| f <= first) - 1;
+        // Sizes were validated when the table was read.
+        let size_at = |pos: &mut usize| {
+            let (v, n) = rmlir_format::bytecode::varint::read_varint(&self.sizes[*pos..])
+                .expect("validated when the table was read");
+            *pos += n;
+            ((v >> 1) as usize, v & 1 != 0)
         };
-        let offset = (start >> 1) as usize;
-        let g = self.groups.partition_point(|&(first, _)| first <= i) - 1;
+        for k in first..i {
+            if k != first && self.groups.get(g + 1).is_some_and(|&(f, _, _)| f == k) {
+                g += 1;
+                pos = self.groups[g].2;
+            }
+            offset += size_at(&mut pos).0;
+        }
+        if i != first && self.groups.get(g + 1).is_some_and(|&(f, _, _)| f == i) {
+            g += 1;
+            pos = self.groups[g].2;
+        }
+        let (size, custom) = size_at(&mut pos);
         Some(Entry {
             dialect: self.groups[g].1,
-            data: &self.data[offset..end],
+            data: &self.data[offset..offset + size],
             offset: self.base + offset,
-            custom: start & 1 != 0,
+            custom,
         })
     }
 }
@@ -130,26 +150,28 @@ impl<'a> AttrTypeTable<'a> {
                         );
                     }
                     if count > 0 {
-                        out.groups.push((out.len(), d as usize));
+                        out.groups.push((out.len(), d as usize, r.position()));
                     }
                     for _ in 0..count {
                         let at = r.offset();
-                        let (size, custom) = r.read_varint_flag()?;
+                        let pos = r.position();
+                        let (size, _custom) = r.read_varint_flag()?;
                         if size > (data.data.len() - offset) as u64 {
                             return r.err_at(
                                 at,
                                 "Attribute or Type entry offset points past the end of section",
                             );
                         }
-                        out.push((offset as u64) << 1 | custom as u64);
+                        out.push(pos, offset);
                         offset += size as usize;
                         out.end = offset;
                     }
                 }
                 Ok(())
             };
-        let mut attrs = Entries::new(data.data, data.offset, num_attrs as usize);
-        let mut types = Entries::new(data.data, data.offset, num_types as usize);
+        let sizes = r.all_bytes();
+        let mut attrs = Entries::new(data.data, data.offset, sizes, num_attrs as usize);
+        let mut types = Entries::new(data.data, data.offset, sizes, num_types as usize);
         read_group(&mut r, num_attrs, &mut attrs)?;
         // The type entries follow the attribute entries.
         types.end = attrs.end;

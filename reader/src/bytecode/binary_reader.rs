@@ -34,6 +34,16 @@ impl<'a> Reader<'a> {
         self
     }
 
+    /// All the bytes this reader reads, from its start.
+    pub fn all_bytes(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// Position of the next byte within [`Reader::all_bytes`].
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
     /// Absolute offset of the next byte.
     pub fn offset(&self) -> usize {
         self.base + self.pos
