@@ -20,7 +20,10 @@ pub fn run(
     } else {
         progress.phase("printing");
     }
-    let opts = rmlir_writer::PrintOptions { local_scope };
+    let opts = rmlir_writer::PrintOptions {
+        local_scope,
+        ..Default::default()
+    };
     // Printed straight into the output file in ~1 MB pieces: the text
     // (often 7x the bytecode) is never held whole.
     let result = output::write_output_with(output, |w| {

@@ -52,13 +52,19 @@ fn positional_and_list_stripped_parameters_print_like_mlir_opt() {
     for (name, text) in [("generic", &generic), ("local", &local)] {
         let m = rmlir_reader::parse_module(text.as_bytes(), "in.mlir")
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        let ours = print_module(&m, PrintOptions { local_scope: false });
+        let ours = print_module(&m, PrintOptions::default());
         assert!(
             ours == generic,
             "{name} -> generic: {}",
             first_diff(&generic, &ours)
         );
-        let ours = print_module(&m, PrintOptions { local_scope: true });
+        let ours = print_module(
+            &m,
+            PrintOptions {
+                local_scope: true,
+                ..Default::default()
+            },
+        );
         assert!(
             ours == local,
             "{name} -> local: {}",

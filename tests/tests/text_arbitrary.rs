@@ -240,7 +240,7 @@ fn check_canonical(c: &Case, opt_out: &OptOut, opt_local: &OptOut) -> Option<Str
         }
     };
     let ours_rt = match parse_module(c.text.as_bytes(), "input.mlir") {
-        Ok(m) => Ok(print_module(&m, PrintOptions { local_scope: false })),
+        Ok(m) => Ok(print_module(&m, PrintOptions::default())),
         Err(e) => Err(e.to_string()),
     };
     if *o != c.text {
@@ -311,7 +311,13 @@ fn check_noncanonical(c: &Case, opt_out: &OptOut, opt_local: &OptOut) -> Option<
                 ))
             }
             Ok(o) => {
-                let ours = print_module(&m, PrintOptions { local_scope });
+                let ours = print_module(
+                    &m,
+                    PrintOptions {
+                        local_scope,
+                        ..Default::default()
+                    },
+                );
                 if ours != *o {
                     return Some(format!(
                         "our parse+print{what} differs from mlir-opt's (expected = mlir-opt, \
@@ -338,8 +344,14 @@ fn run(test: &str, cfg: GenConfig, base: u64, n: usize, check: CheckFn) {
         let (m, s) = module_for_seed(seed, cfg);
         cases.push(Case {
             seed,
-            text: print_module(&m, PrintOptions { local_scope: false }),
-            local: print_module(&m, PrintOptions { local_scope: true }),
+            text: print_module(&m, PrintOptions::default()),
+            local: print_module(
+                &m,
+                PrintOptions {
+                    local_scope: true,
+                    ..Default::default()
+                },
+            ),
             ops: s.ops,
         });
         stats.merge(&s);

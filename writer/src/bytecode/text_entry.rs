@@ -57,7 +57,13 @@ impl<'a> Copier<'a> {
         let loc = m.ctx.intern_attr(AttrData::UnknownLoc);
         let op = m.new_op(name, vec![], &[], vec![], None, dict, vec![], loc);
         m.top = Some(op);
-        let s = print_module(m, PrintOptions { local_scope: true });
+        let s = print_module(
+            m,
+            PrintOptions {
+                local_scope: true,
+                ..PrintOptions::default()
+            },
+        );
         match s.strip_prefix(PREFIX).and_then(|r| r.strip_suffix(SUFFIX)) {
             Some(t) => t.to_string(),
             None => unreachable!("unexpected printer output for a scratch op: {s}"),

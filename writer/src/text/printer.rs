@@ -18,7 +18,16 @@ pub struct PrintOptions {
     /// Print every attribute, type and location inline, without aliases
     /// (`--mlir-print-local-scope`).
     pub local_scope: bool,
+    /// Print the top-level ops in parallel even when the module is small
+    /// (tests use it to cover the parallel path on small cases; large
+    /// modules are printed in parallel anyway, see [`PAR_MIN_OPS`]).
+    pub force_parallel: bool,
 }
+
+/// Top-level ops printed by one task of the parallel printer.
+const PAR_CHUNK: usize = 32;
+/// Below this many top-level ops the printer stays on one thread.
+pub const PAR_MIN_OPS: usize = 256;
 
 /// Prints a module in the generic form.
 pub fn print_module(m: &Module, opts: PrintOptions) -> String {
@@ -51,10 +60,26 @@ fn print_impl<'a>(
     } else {
         Aliases::compute(m, top)
     };
-    let mut p = Printer {
+    let preds = compute_preds(m);
+    let shared = Shared {
         m,
-        names,
-        aliases,
+        names: &names,
+        aliases: &aliases,
+        preds: &preds,
+    };
+    // The top block's ops are printed in parallel only where nothing is
+    // numbered in print order (SPEC.md §4.5).
+    let parallel_block = m
+        .op(top)
+        .regions
+        .first()
+        .and_then(|&r| m.region(r).blocks.first().copied())
+        .filter(|&b| {
+            let n = m.block(b).ops.len();
+            (opts.force_parallel || n >= PAR_MIN_OPS) && n > 1 && !has_print_order_state(m)
+        });
+    let mut p = Printer {
+        shared,
         out: String::with_capacity(if sink.is_some() {
             FLUSH_BYTES + (FLUSH_BYTES >> 2)
         } else {
@@ -63,7 +88,7 @@ fn print_impl<'a>(
         indent: 0,
         distinct_ids: HashMap::new(),
         resource_keys: Vec::new(),
-        preds: compute_preds(m),
+        parallel_block,
         sink,
         sink_error: None,
     };
@@ -99,6 +124,28 @@ fn compute_preds(m: &Module) -> HashMap<BlockId, Vec<BlockId>> {
     preds
 }
 
+/// Whether printing numbers something in the order it is printed: the ids
+/// of `distinct[N]` attributes and the list of resource keys for the
+/// `{-# dialect_resources #-}` block are assigned as the printer meets
+/// them, so a module with either is printed on one thread.
+fn has_print_order_state(m: &Module) -> bool {
+    (0..m.ctx.num_attrs()).any(|i| {
+        matches!(
+            m.ctx.attr(AttrId(i as u32)),
+            AttrData::Distinct { .. } | AttrData::DenseResource { .. }
+        )
+    })
+}
+
+/// What every printer of one module reads, computed once up front.
+#[derive(Clone, Copy)]
+struct Shared<'m> {
+    m: &'m Module,
+    names: &'m Names,
+    aliases: &'m Aliases,
+    preds: &'m HashMap<BlockId, Vec<BlockId>>,
+}
+
 /// The contexts in which MLIR elides an attribute's type.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Elide {
@@ -106,22 +153,21 @@ enum Elide {
     May,
 }
 
-struct Printer<'m> {
-    m: &'m Module,
-    names: Names,
-    aliases: Aliases,
+struct Printer<'m, 's> {
+    shared: Shared<'m>,
     out: String,
     indent: usize,
     distinct_ids: HashMap<u32, u64>,
     resource_keys: Vec<Bytes>,
-    preds: HashMap<BlockId, Vec<BlockId>>,
+    /// The block whose ops are printed in parallel, if any.
+    parallel_block: Option<BlockId>,
     /// Where finished text goes when printing to a writer.
-    sink: Option<&'m mut dyn io::Write>,
+    sink: Option<&'s mut dyn io::Write>,
     /// The first error of the sink; later text is dropped.
     sink_error: Option<io::Error>,
 }
 
-impl Printer<'_> {
+impl Printer<'_, '_> {
     /// Hands the text gathered so far to the sink, if there is one and
     /// enough has gathered. Called only between operations, never while a
     /// nested buffer (`body_string`) is swapped in.
@@ -159,8 +205,8 @@ impl Printer<'_> {
     }
 
     fn print_aliases(&mut self, deferred: bool) {
-        for k in 0..self.aliases.list.len() {
-            let (sym, ref alias) = self.aliases.list[k];
+        for k in 0..self.shared.aliases.list.len() {
+            let (sym, ref alias) = self.shared.aliases.list[k];
             if alias.deferred != deferred {
                 continue;
             }
@@ -185,11 +231,12 @@ impl Printer<'_> {
     // ----- operations -----
 
     fn print_op(&mut self, op: OpId) {
-        let m = self.m;
+        let m = self.shared.m;
         let o = m.op(op);
         self.pad();
         if o.num_results > 0 {
-            self.names
+            self.shared
+                .names
                 .write_group(m, ValueId(o.first_result), &mut self.out);
             if o.num_results > 1 {
                 let _ = write!(self.out, ":{}", o.num_results);
@@ -253,7 +300,9 @@ impl Printer<'_> {
     }
 
     fn result_types(&mut self, results: &[TypeId]) {
-        if results.len() == 1 && !matches!(self.m.ctx.ty(results[0]), TypeData::Function { .. }) {
+        if results.len() == 1
+            && !matches!(self.shared.m.ctx.ty(results[0]), TypeData::Function { .. })
+        {
             self.ty(results[0]);
         } else {
             self.out.push('(');
@@ -268,16 +317,18 @@ impl Printer<'_> {
     }
 
     fn value(&mut self, v: ValueId) {
-        self.names.write_value(self.m, v, &mut self.out);
+        self.shared
+            .names
+            .write_value(self.shared.m, v, &mut self.out);
     }
 
     fn block_name(&mut self, b: BlockId) {
         self.out.push_str("^bb");
-        super::names::push_uint(&mut self.out, self.names.blocks[b.index()] as u64);
+        super::names::push_uint(&mut self.out, self.shared.names.blocks[b.index()] as u64);
     }
 
     fn region(&mut self, r: RegionId) {
-        let m = self.m;
+        let m = self.shared.m;
         self.out.push_str("{\n");
         let blocks = &m.region(r).blocks;
         if let Some(&entry) = blocks.first() {
@@ -293,7 +344,7 @@ impl Printer<'_> {
     }
 
     fn block(&mut self, b: BlockId, header: bool) {
-        let m = self.m;
+        let m = self.shared.m;
         let blk = m.block(b);
         if header {
             self.pad();
@@ -316,8 +367,8 @@ impl Printer<'_> {
                 self.out.push(')');
             }
             self.out.push(':');
-            let is_entry = self.names.blocks[b.index()] == 0;
-            match self.preds.get(&b).map(|p| p.as_slice()) {
+            let is_entry = self.shared.names.blocks[b.index()] == 0;
+            match self.shared.preds.get(&b).map(|p| p.as_slice()) {
                 None | Some([]) => {
                     if !is_entry {
                         self.out.push_str("  // no predecessors");
@@ -329,7 +380,7 @@ impl Printer<'_> {
                 }
                 Some(many) => {
                     let mut ps = many.to_vec();
-                    ps.sort_by_key(|p| self.names.blocks[p.index()]);
+                    ps.sort_by_key(|p| self.shared.names.blocks[p.index()]);
                     let _ = write!(self.out, "  // {} preds: ", ps.len());
                     for (i, p) in ps.iter().enumerate() {
                         if i > 0 {
@@ -342,12 +393,54 @@ impl Printer<'_> {
             self.out.push('\n');
         }
         self.indent += 2;
-        for &op in &blk.ops {
-            self.print_op(op);
-            self.out.push('\n');
-            self.maybe_flush();
+        if self.parallel_block == Some(b) {
+            self.ops_in_parallel(&blk.ops);
+        } else {
+            for &op in &blk.ops {
+                self.print_op(op);
+                self.out.push('\n');
+                self.maybe_flush();
+            }
         }
         self.indent -= 2;
+    }
+
+    /// Prints `ops` (a top-level block's) on all threads: each task prints
+    /// a chunk into its own buffer with a fresh printer over the same
+    /// names and aliases, and the buffers are appended in order, a window
+    /// at a time, so the text in memory stays bounded.
+    fn ops_in_parallel(&mut self, ops: &[OpId]) {
+        use rayon::prelude::*;
+        let shared = self.shared;
+        let indent = self.indent;
+        let chunks: Vec<&[OpId]> = ops.chunks(PAR_CHUNK).collect();
+        let window = 4 * rayon::current_num_threads().max(1);
+        for group in chunks.chunks(window) {
+            let texts: Vec<String> = group
+                .par_iter()
+                .map(|chunk| {
+                    let mut p = Printer {
+                        shared,
+                        out: String::new(),
+                        indent,
+                        distinct_ids: HashMap::new(),
+                        resource_keys: Vec::new(),
+                        parallel_block: None,
+                        sink: None,
+                        sink_error: None,
+                    };
+                    for &op in *chunk {
+                        p.print_op(op);
+                        p.out.push('\n');
+                    }
+                    p.out
+                })
+                .collect();
+            for t in texts {
+                self.out.push_str(&t);
+                self.maybe_flush();
+            }
+        }
     }
 
     // ----- locations -----
@@ -368,7 +461,7 @@ impl Printer<'_> {
     }
 
     fn loc_impl(&mut self, l: AttrId) {
-        let m = self.m;
+        let m = self.shared.m;
         match m.ctx.attr(l) {
             AttrData::UnknownLoc => self.out.push_str("unknown"),
             AttrData::FileLineCol { file, line, col } => {
@@ -440,7 +533,7 @@ impl Printer<'_> {
     }
 
     fn try_alias(&mut self, sym: Sym) -> bool {
-        match self.aliases.get(sym) {
+        match self.shared.aliases.get(sym) {
             Some(a) => {
                 a.write(matches!(sym, Sym::Type(_)), &mut self.out);
                 true
@@ -457,7 +550,7 @@ impl Printer<'_> {
                 self.out.push_str(", ");
             }
             keyword_or_string(name, &mut self.out);
-            if matches!(self.m.ctx.attr(*v), AttrData::Unit) {
+            if matches!(self.shared.m.ctx.attr(*v), AttrData::Unit) {
                 continue;
             }
             self.out.push_str(" = ");
@@ -473,7 +566,7 @@ impl Printer<'_> {
     }
 
     fn attr_impl(&mut self, a: AttrId, elide: Elide) {
-        let m = self.m;
+        let m = self.shared.m;
         let data = m.ctx.attr(a);
         let mut typed: Option<TypeId> = None;
         match data {
@@ -697,7 +790,7 @@ impl Printer<'_> {
         if self.try_alias(Sym::Attr(a)) {
             return;
         }
-        let m = self.m;
+        let m = self.shared.m;
         match m.ctx.attr(a) {
             AttrData::Dialect { body, .. } => {
                 let s = self.body_string(body);
@@ -711,7 +804,7 @@ impl Printer<'_> {
     }
 
     fn dense_array_elems(&mut self, elem: TypeId, data: &[u8]) {
-        let m = self.m;
+        let m = self.shared.m;
         let tdata = m.ctx.ty(elem);
         let Some(layout) = rmlir_format::dense::element_layout(&m.ctx, elem) else {
             return;
@@ -725,7 +818,7 @@ impl Printer<'_> {
     }
 
     fn dense_int_or_fp(&mut self, ty: TypeId, splat: bool, data: &[u8], allow_hex: bool) {
-        let m = self.m;
+        let m = self.shared.m;
         let shape = m.ctx.ty(ty).shape().unwrap_or(&[]).to_vec();
         let n: i64 = shape.iter().product();
         if allow_hex && !splat && n > 100 {
@@ -776,7 +869,7 @@ impl Printer<'_> {
     }
 
     fn type_impl(&mut self, t: TypeId) {
-        let m = self.m;
+        let m = self.shared.m;
         match m.ctx.ty(t) {
             TypeData::Integer { width, signedness } => {
                 match signedness {
@@ -892,7 +985,7 @@ impl Printer<'_> {
     // ----- file metadata -----
 
     fn print_resources(&mut self) {
-        let m = self.m;
+        let m = self.shared.m;
         let mut sections: Vec<(&str, Vec<ResourceGroupRef>)> = Vec::new();
         // Builtin blobs: only those referenced, in order of first reference.
         let mut dialect_groups = Vec::new();
