@@ -32,10 +32,10 @@ while awk -v c="$cpu" -v w="$want" 'BEGIN { exit !(c < w) }'; do
       -artifact_prefix="artifacts/$t/" -print_final_stats=1 >"$log" 2>&1 || status=$?
   used=$(awk '{ print $1 + $2 }' "$timef" | tail -n 1)
   cpu=$(awk -v a="$cpu" -v b="$used" 'BEGIN { print a + b }')
-  units=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  units=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' || echo 0)
   execs=$((execs + units))
-  done_line=$(grep -E '#[0-9]+ +DONE' "$log" | tail -n 1 || true)
-  rate=$(grep -o 'stat::average_exec_per_sec: [0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  done_line=$(grep -E '#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 | sed -E 's/^#[0-9]+[[:space:]]+DONE +//' || true)
+  rate=$(grep -Eo 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -Eo '[0-9]+$' || echo 0)
   printf '%s chunk %d: %.0f CPU-s (total %.0f), %s execs, %s exec/s, %s\n' \
     "$t" "$n" "$used" "$cpu" "$units" "$rate" "${done_line:-no DONE line}"
   if [[ $status -ne 0 ]]; then

@@ -1,6 +1,7 @@
 //! The generic textual form.
 pub mod lexer;
 mod parser;
+mod quant_body;
 
 pub use parser::{
     parse_attr_into, parse_module, parse_module_with_limits, parse_type_into, TextLimits,

@@ -880,6 +880,13 @@ impl<'a> Parser<'a> {
                 self.body_text(text_start, end, &respelled).into(),
             ));
         }
+        if dialect == "quant" {
+            if let [BodyPiece::Text(t)] = &pieces[..] {
+                if let Some(c) = crate::text::quant_body::canonical(t) {
+                    pieces = vec![BodyPiece::Text(c.into())];
+                }
+            }
+        }
         Ok(DialectBody {
             dialect: dialect.into(),
             pieces,
