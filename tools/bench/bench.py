@@ -34,7 +34,12 @@ MODULES = {
     "gen-50mb": ["--target-mib", "50", "--seed", "2"],
     "gen-200mb": ["--target-mib", "200", "--seed", "3"],
     "blob-64mib": ["--resource-blob-mib", "64", "--seed", "4"],
+    # not a recipe of ../shared: a 200 MiB blob makes a 210 MB bytecode file
+    "blob-200mib": ["--resource-blob-mib", "200", "--seed", "5"],
 }
+
+# info cases -> the module whose text lists the expected top-level symbols
+INFO_SOURCE = {"info-200": "gen-200mb", "info-blob-200": "blob-200mib"}
 
 ALLOW = ["--allow-unregistered-dialect"]
 GENERIC = ["--mlir-print-op-generic", "--mlir-print-debuginfo"]
@@ -174,6 +179,11 @@ def main():
              [mopt] + ALLOW + ["--mlir-very-unsafe-disable-verifier-on-parsing", "--emit-bytecode",
                                "{i}", "-o", "/dev/null"],
              [ours, "info", "--json", "{i}"]),
+            ("info-blob-200", "210 MB bytecode file (a 200 MiB blob): open + list top-level symbols",
+             lambda: bytecode("blob-200mib"),
+             [mopt] + ALLOW + ["--mlir-very-unsafe-disable-verifier-on-parsing", "--emit-bytecode",
+                               "{i}", "-o", "/dev/null"],
+             [ours, "info", "--json", "{i}"]),
         ]
 
     wanted = None if a.cases == "all" else set(a.cases.split(","))
@@ -189,12 +199,12 @@ def main():
     for name, _d, _mk, mcmd, ocmd in selected:
         i = inputs[name]
         mo, oo = os.path.join(S, name + ".mlir-opt.out"), os.path.join(S, name + ".ours.out")
-        if name == "info-200":
+        if name in INFO_SOURCE:
             _, _, _, rc = run_timed(fill(ocmd, i, oo), stdout=oo)
             if rc:
                 sys.exit("info failed")
             syms = [(t["op"], t["symbol"]) for t in json.load(open(oo))["top_level"]]
-            text = open(module("gen-200mb"), "rb").read().decode()
+            text = open(module(INFO_SOURCE[name]), "rb").read().decode()
             # top-level ops are the lines indented by two spaces (the module's body)
             want = re.findall(r'^  "([^"]+)"\(\) <?\{[^\n]*?sym_name = "([^"]*)"', text, re.M)
             if syms != want:
@@ -223,12 +233,12 @@ def main():
             if run % 2:
                 order.reverse()
             for tool, cmd, out in order:
-                stdout = out if name == "info-200" and tool != "mlir-opt" else None
+                stdout = out if name in INFO_SOURCE and tool != "mlir-opt" else None
                 w, rss, cpu, rc = run_timed(fill(cmd, i, out), stdout=stdout)
                 if rc:
                     sys.exit("%s: %s failed" % (name, tool))
                 results[name][tool].append((w, rss, cpu))
-            ref = sha256(os.path.join(S, name + ".mlir-opt.out")) if name != "info-200" else None
+            ref = sha256(os.path.join(S, name + ".mlir-opt.out")) if name not in INFO_SOURCE else None
             for tool, _cmd, out in order:
                 if ref and tool != "mlir-opt" and sha256(out) != ref:
                     sys.exit("%s: run %d: %s's output differs from mlir-opt's" % (name, run, tool))
