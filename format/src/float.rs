@@ -837,27 +837,8 @@ fn apf_to_string(
     let tz = sig.trailing_zeros();
     sig >>= tz;
     exp += tz as i64;
-    let mut big = BigUint::from(sig);
-    if exp > 0 {
-        big <<= exp as u64;
-        exp = 0;
-    } else if exp < 0 {
-        big *= BigUint::from(5u32).pow((-exp) as u32);
-    }
-
-    // First reduction: drop a number of decimal places estimated from the bit
-    // length, by truncating division.
-    let bits = big.bits() as i64;
-    let required = (fp * 196 + 58) / 59;
-    if bits > required {
-        let tens = (bits - required) * 59 / 196;
-        if tens > 0 {
-            exp += tens;
-            big /= BigUint::from(10u32).pow(tens as u32);
-        }
-    }
-
-    let mut digits = big.to_radix_be(10);
+    let (mut digits, e) = reduced_digits(sig, exp, fp);
+    exp = e;
     while digits.len() > 1 && digits.last() == Some(&0) {
         digits.pop();
         exp += 1;
@@ -949,6 +930,69 @@ fn apf_to_string(
         out.extend(digits.iter().map(|&d| digit(d)));
     }
     out
+}
+
+/// The decimal digits (most significant first) of the exact integer
+/// `sig × 2^exp` (or `sig × 5^-exp` with decimal exponent `exp` when
+/// `exp < 0`), and its decimal exponent, after `APFloat::toString`'s first
+/// reduction: decimal places estimated from the bit length beyond what
+/// `fp` digits need are dropped by truncating division. In `u128` when the
+/// integer fits (every `f32` and the usual `f64` values: this is a printing
+/// hot spot), else in big integers; the result is the same.
+fn reduced_digits(sig: u128, exp: i64, fp: i64) -> (Vec<u8>, i64) {
+    let required = (fp * 196 + 58) / 59;
+    // The exact integer, and the decimal exponent left once it is built.
+    let small = if exp > 0 {
+        (exp < 128 && i64::from(sig.leading_zeros()) > exp).then(|| sig << exp)
+    } else {
+        u32::try_from(-exp)
+            .ok()
+            .and_then(|k| 5u128.checked_pow(k))
+            .and_then(|p| sig.checked_mul(p))
+    };
+    let mut dec_exp = exp.min(0);
+    if let Some(mut n) = small {
+        let bits = 128 - i64::from(n.leading_zeros());
+        if bits > required {
+            let tens = (bits - required) * 59 / 196;
+            if tens > 0 {
+                dec_exp += tens;
+                n /= 10u128.pow(tens as u32);
+            }
+        }
+        let mut digits = Vec::with_capacity(40);
+        loop {
+            digits.push((n % 10) as u8);
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        digits.reverse();
+        return (digits, dec_exp);
+    }
+    reduced_digits_big(sig, exp, fp)
+}
+
+/// [`reduced_digits`] in big integers, for any size.
+fn reduced_digits_big(sig: u128, exp: i64, fp: i64) -> (Vec<u8>, i64) {
+    let required = (fp * 196 + 58) / 59;
+    let mut dec_exp = exp.min(0);
+    let mut big = BigUint::from(sig);
+    if exp > 0 {
+        big <<= exp as u64;
+    } else {
+        big *= BigUint::from(5u32).pow((-exp) as u32);
+    }
+    let bits = big.bits() as i64;
+    if bits > required {
+        let tens = (bits - required) * 59 / 196;
+        if tens > 0 {
+            dec_exp += tens;
+            big /= BigUint::from(10u32).pow(tens as u32);
+        }
+    }
+    (big.to_radix_be(10), dec_exp)
 }
 
 // ---------------------------------------------------------------------------
@@ -1067,6 +1111,45 @@ pub fn to_f64(kind: FloatKind, bits: u128) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `u128` path of `reduced_digits` gives the digits of the big
+    /// integer path: on random significands and exponents around the
+    /// point where the integer stops fitting.
+    #[test]
+    fn reduced_digits_small_and_big_agree() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut small = 0;
+        for i in 0..50_000 {
+            let r = next();
+            let sig = (r >> (r % 40)) as u128 | 1;
+            let exp = (next() % 200) as i64 - 120;
+            let fp = if i % 2 == 0 { 6 } else { 17 };
+            let fits = if exp > 0 {
+                i64::from(sig.leading_zeros()) > exp
+            } else {
+                5u128
+                    .checked_pow((-exp) as u32)
+                    .and_then(|p| sig.checked_mul(p))
+                    .is_some()
+            };
+            small += usize::from(fits);
+            assert_eq!(
+                reduced_digits(sig, exp, fp),
+                reduced_digits_big(sig, exp, fp),
+                "sig {sig:#x} exp {exp} fp {fp}"
+            );
+        }
+        assert!(
+            small > 10_000 && small < 45_000,
+            "{small} of 50,000 took the u128 path"
+        );
+    }
 
     #[test]
     fn keywords_round_trip() {
