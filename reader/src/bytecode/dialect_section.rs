@@ -18,8 +18,8 @@ pub struct DialectEntry<'a> {
 }
 
 pub struct OpNameEntry {
-    /// The full name, `dialect.suffix`.
-    pub name: Vec<u8>,
+    /// The full name, `dialect.suffix` (shared: every op read clones it).
+    pub name: std::rc::Rc<[u8]>,
     /// `wasRegistered` (v5+); `None` before v5.
     pub registered: Option<bool>,
 }
@@ -99,7 +99,10 @@ pub fn read_dialects<'a>(
                 name.push(b'.');
                 name.extend_from_slice(suffix);
             }
-            op_names.push(OpNameEntry { name, registered });
+            op_names.push(OpNameEntry {
+                name: name.into(),
+                registered,
+            });
         }
     }
     Ok(Dialects { dialects, op_names })

@@ -378,6 +378,7 @@ impl<'a> BytecodeReader<'a> {
         };
         let name = entry.name.clone();
         let registered = entry.registered;
+        let cached = self.op_name_cache[name_idx as usize];
         let mask_at = r.offset();
         let mask = r.read_u8()?;
         let loc = self.location_ref(r)?;
@@ -398,9 +399,7 @@ impl<'a> BytecodeReader<'a> {
         }
         let mut properties = None;
         let props_hook = match registered {
-            Some(true) if self.registry.get(&name).is_none() => {
-                self.hooks.properties_hook(&name).cloned()
-            }
+            Some(true) if cached.info.is_none() => self.hooks.properties_hook(&name).cloned(),
             _ => None,
         };
         if let (Some(hook), true) = (&props_hook, mask & op_mask::HAS_PROPERTIES != 0) {
@@ -442,7 +441,7 @@ impl<'a> BytecodeReader<'a> {
                     )
                 }
                 Some(false) => None,
-                Some(true) => match self.layouts.get(&name) {
+                Some(true) => match cached.layout {
                     Some(info) => Some(info),
                     None => {
                         return r.err_at(
@@ -461,8 +460,7 @@ impl<'a> BytecodeReader<'a> {
         properties = self.retarget(&name, registered, properties, r, mask_at)?;
         // Before v5, inherent attributes sit in the attribute dictionary;
         // a registered op's are moved into its properties, as MLIR does.
-        if self.version < rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES
-            && self.registry.get(&name).is_none()
+        if self.version < rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES && cached.info.is_none()
         {
             let dialect = name.split(|&c| c == b'.').next().unwrap_or(&[]);
             if let Some(inherent) = self
@@ -481,7 +479,7 @@ impl<'a> BytecodeReader<'a> {
             }
         }
         if self.version < rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES {
-            if let Some(info) = self.registry.get(&name) {
+            if let Some(info) = cached.info {
                 if info.has_properties {
                     let dict = self.dict_or_empty(attributes);
                     let (props, rest) = self.split_inherent(dict, info);
@@ -560,7 +558,14 @@ impl<'a> BytecodeReader<'a> {
             isolated = iso;
         }
         let regions: Vec<RegionId> = (0..num_regions).map(|_| self.module.new_region()).collect();
-        let name_id = self.module.op_names.intern(&name);
+        let name_id = match cached.id {
+            Some(id) => id,
+            None => {
+                let id = self.module.op_names.intern(&name);
+                self.op_name_cache[name_idx as usize].id = Some(id);
+                id
+            }
+        };
         let attributes = match attributes {
             Some(a) => a,
             None => self

@@ -107,6 +107,17 @@ pub struct BytecodeReader<'a> {
     module: Module,
     lazy: BTreeMap<OpId, LazyRegions<'a>>,
     stats: ReadStats,
+    /// Per op name of the dialect section: its interned id in `module`
+    /// (once an op of that name was read) and its `registry` and `layouts`
+    /// entries, looked up once instead of per op.
+    op_name_cache: Vec<OpNameCache<'a>>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct OpNameCache<'a> {
+    id: Option<rmlir_format::OpNameId>,
+    info: Option<&'a rmlir_format::op_registry::OpInfo>,
+    layout: Option<&'a rmlir_format::op_registry::OpInfo>,
 }
 
 impl<'a> BytecodeReader<'a> {
@@ -246,7 +257,17 @@ impl<'a> BytecodeReader<'a> {
                 alignment: s.alignment,
             })
             .collect();
+        let op_name_cache = dialects
+            .op_names
+            .iter()
+            .map(|e| OpNameCache {
+                id: None,
+                info: registry.get(&e.name),
+                layout: layouts.get(&e.name),
+            })
+            .collect();
         let mut r = BytecodeReader {
+            op_name_cache,
             version: header.version,
             sections: section_info,
             producer: header.producer,
