@@ -38,6 +38,9 @@ pub struct AttrSpace<'m> {
     /// by the writer from a dialect's parameters), not literals whose
     /// padding bits the writer clears (see `entries::write_attr`).
     raw_dense: std::collections::HashSet<AttrId>,
+    /// `resolve` of `AttrRef::Str` by the bytes, without building the
+    /// attribute: every dictionary key and file name goes through it.
+    strs: HashMap<Box<[u8]>, AttrId>,
 }
 
 impl<'m> AttrSpace<'m> {
@@ -51,6 +54,7 @@ impl<'m> AttrSpace<'m> {
             local_types: Vec::new(),
             local_type_index: HashMap::default(),
             raw_dense: Default::default(),
+            strs: HashMap::default(),
         }
     }
 
@@ -133,10 +137,17 @@ impl<'m> AttrSpace<'m> {
     pub fn resolve(&mut self, r: AttrRef<'_>) -> AttrId {
         match r {
             AttrRef::Id(a) => a,
-            AttrRef::Str(s) => self.intern(AttrData::String {
-                value: s.into(),
-                ty: None,
-            }),
+            AttrRef::Str(s) => {
+                if let Some(&id) = self.strs.get(s) {
+                    return id;
+                }
+                let id = self.intern(AttrData::String {
+                    value: s.into(),
+                    ty: None,
+                });
+                self.strs.insert(s.into(), id);
+                id
+            }
             AttrRef::FlatSymbol(s) => self.intern(AttrData::SymbolRef {
                 root: s.into(),
                 nested: Vec::new(),
