@@ -1124,12 +1124,14 @@ impl Gen<'_, '_> {
                 let ty = if self.chance(1, 4) {
                     let t = self.any_type(depth + 1);
                     // The attribute with its type is one textual entry in
-                    // bytecode; reading it parses a `distinct[…]` inside
-                    // afresh, so it is no longer the distinct attribute used
-                    // elsewhere (mlir-opt splits it the same way): not
-                    // canonical.
-                    let split = self.cfg.canonical
-                        && rmlir_writer::bytecode::type_text(&self.m.ctx, t).contains("distinct[");
+                    // bytecode, parsed afresh when read: a `distinct[…]`
+                    // inside is no longer the distinct attribute used
+                    // elsewhere, and a location with an empty file name
+                    // (printed `"-"`) comes back named `-`. mlir-opt splits
+                    // both the same way: not canonical.
+                    let text = rmlir_writer::bytecode::type_text(&self.m.ctx, t);
+                    let split =
+                        self.cfg.canonical && (text.contains("distinct[") || text.contains("loc("));
                     (!split && !matches!(self.m.ctx.ty(t), TypeData::None)).then_some(t)
                 } else {
                     None

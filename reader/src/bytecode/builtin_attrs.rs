@@ -370,12 +370,14 @@ fn file_line_col_range(file: Bytes, n: usize, v: [u32; 4]) -> AttrData {
             end_line: None,
             end_col: None,
         },
-        2 => AttrData::FileLineColRange {
+        // mlir-opt 22 reads a two-number range as the `FileLineColLoc` of
+        // that point: the same attribute as `loc("f":L:C)` (which it writes
+        // with the older FileLineColLoc code), so the two are one alias
+        // when printed and one entry when written again.
+        2 => AttrData::FileLineCol {
             file,
-            start_line: v[0],
-            start_col: Some(v[1]),
-            end_line: Some(v[0]),
-            end_col: Some(v[1]),
+            line: v[0],
+            col: v[1],
         },
         3 => AttrData::FileLineColRange {
             file,
