@@ -223,16 +223,16 @@ enum TableEntry<B> {
 }
 
 /// One table of the attribute/type section: per run of entries of one
-/// dialect, the dialect and the run's length, then per entry its size and
-/// whether it has a custom (binary) encoding; the entries themselves go to
-/// `data`. Entry `i` of the table is written as `entry(num, i)` says, a
-/// builtin one by `write_builtin`.
+/// dialect (`runs`), the dialect and the run's length, then per entry its
+/// size and whether it has a custom (binary) encoding go to the offsets
+/// encoder of `out`; the entries themselves to its data encoder. Entry `i`
+/// of the table is written as `entry(num, i)` says, a builtin one by
+/// `write_builtin`.
 fn encode_table<'m, B>(
+    runs: Vec<(u32, std::ops::Range<usize>)>,
     num: &mut Numbering<'m>,
     strings: &mut Strings,
-    offsets: &mut Encoder,
-    data: &mut Encoder,
-    runs: Vec<(u32, std::ops::Range<usize>)>,
+    (offsets, data): &mut (Encoder, Encoder),
     entry: impl Fn(&Numbering<'m>, usize) -> Result<TableEntry<B>, WriteError>,
     write_builtin: impl Fn(&mut EncodeSink<'_, 'm>, B),
 ) -> Result<(), WriteError> {
@@ -272,19 +272,16 @@ pub fn attr_type_sections(
     num: &mut Numbering<'_>,
     strings: &mut Strings,
 ) -> Result<(Encoder, Encoder), WriteError> {
-    let mut offsets = Encoder::new();
-    let mut data = Encoder::new();
-    offsets.varint(num.attrs.len() as u64);
-    offsets.varint(num.types.len() as u64);
+    let mut out = (Encoder::new(), Encoder::new());
+    out.0.varint(num.attrs.len() as u64);
+    out.0.varint(num.types.len() as u64);
     let m: &Module = num.m;
     let ctx = &m.ctx;
-    let runs = dialect_runs(num.attrs.iter().map(|it| it.dialect));
     encode_table(
+        dialect_runs(num.attrs.iter().map(|it| it.dialect)),
         num,
         strings,
-        &mut offsets,
-        &mut data,
-        runs,
+        &mut out,
         |num, i| {
             let a = num.attrs[i].key;
             let d = num.space.get(a);
@@ -301,13 +298,11 @@ pub fn attr_type_sections(
         },
         |s, (d, raw)| entries::write_attr(s, ctx, &d, raw),
     )?;
-    let runs = dialect_runs(num.types.iter().map(|it| it.dialect));
     encode_table(
+        dialect_runs(num.types.iter().map(|it| it.dialect)),
         num,
         strings,
-        &mut offsets,
-        &mut data,
-        runs,
+        &mut out,
         |num, i| {
             let t = num.types[i].key;
             let d = num.space.ty(t);
@@ -324,7 +319,7 @@ pub fn attr_type_sections(
         },
         |s, d| entries::write_type(s, &d),
     )?;
-    Ok((offsets, data))
+    Ok(out)
 }
 
 /// The IR section and its properties table.
