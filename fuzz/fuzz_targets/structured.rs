@@ -5,10 +5,9 @@
 //! reading folds, e.g. `255 : i8` as `-1 : i8`: the first round trip may
 //! fold them, a second one must change nothing).
 #![no_main]
-use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use rmlir_format::Module;
-use rmlir_tests::arbitrary_ir::{generate, GenConfig};
+use rmlir_tests::arbitrary_ir::generate_from_input;
 
 /// Encodes and decodes `m`; `None` when the writer refuses it.
 fn round_trip(m: &Module, first: &str) -> Option<(Module, String)> {
@@ -22,13 +21,7 @@ fn round_trip(m: &Module, first: &str) -> Option<(Module, String)> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let mut u = Unstructured::new(data);
-    let canonical = u.arbitrary::<bool>().unwrap_or(true);
-    let cfg = GenConfig {
-        canonical,
-        ..GenConfig::default()
-    };
-    let (m, _) = generate(&mut u, cfg);
+    let (m, canonical) = generate_from_input(data);
     let first = rmlir_writer::print_module(&m, Default::default());
     let Some((back, second)) = round_trip(&m, &first) else {
         return;

@@ -185,6 +185,23 @@ pub fn module_for_seed(seed: u64, cfg: GenConfig) -> (Module, GenStats) {
     generate(&mut u, cfg)
 }
 
+/// The module a `structured` fuzz input stands for, and whether it is
+/// canonical ([`GenConfig::canonical`]): the first byte picks that (canonical
+/// when the input is empty), the rest drives [`generate`] with the default
+/// limits. The fuzz target and the regression test replaying its inputs
+/// both read an input through this, so a saved input means the same module
+/// to each.
+pub fn generate_from_input(data: &[u8]) -> (Module, bool) {
+    let mut u = Unstructured::new(data);
+    let canonical = u.arbitrary::<bool>().unwrap_or(true);
+    let cfg = GenConfig {
+        canonical,
+        ..GenConfig::default()
+    };
+    let (m, _) = generate(&mut u, cfg);
+    (m, canonical)
+}
+
 /// Builds one random module from `u`.
 pub fn generate(u: &mut Unstructured<'_>, cfg: GenConfig) -> (Module, GenStats) {
     let mut g = Gen {

@@ -1,7 +1,7 @@
 //! Running mlir-opt 22, the oracle. Tests that need it fail (never skip)
 //! when it is missing, saying how to install it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub fn mlir_opt() -> PathBuf {
@@ -29,4 +29,17 @@ pub fn run(args: &[&str]) -> Result<Vec<u8>, String> {
     } else {
         Err(String::from_utf8_lossy(&out.stderr).into_owned())
     }
+}
+
+/// Writes `input` as bytecode `version` to `output` with mlir-opt's
+/// `--emit-bytecode`; the error output on failure.
+pub fn emit_bytecode(input: &Path, version: u64, output: &Path) -> Result<(), String> {
+    run(&[
+        "--emit-bytecode",
+        &format!("--emit-bytecode-version={version}"),
+        input.to_str().expect("a UTF-8 path"),
+        "-o",
+        output.to_str().expect("a UTF-8 path"),
+    ])
+    .map(drop)
 }

@@ -29,16 +29,7 @@ fn mlir_opt_written_versions_decode_like_mlir_opt_reads_them() {
         let input = case.join("generic.mlir");
         for v in 0..=6u32 {
             let bc = tmp.join(format!("v{v}.mlirbc"));
-            let version = format!("--emit-bytecode-version={v}");
-            if oracle::run(&[
-                "--emit-bytecode",
-                &version,
-                input.to_str().unwrap(),
-                "-o",
-                bc.to_str().unwrap(),
-            ])
-            .is_err()
-            {
+            if oracle::emit_bytecode(&input, u64::from(v), &bc).is_err() {
                 continue;
             }
             let Ok(reference) = oracle::run(&[

@@ -431,14 +431,7 @@ fn sample_case(case: &Path, tmp: &Path, categories: &[&str], counts: &Mutex<Coun
     for v in 0..=5u64 {
         let a = format!("v{v}");
         let p = tmp.join(format!("{id}.mlir-opt.v{v}.mlirbc"));
-        let r = oracle::run(&[
-            "--emit-bytecode",
-            &format!("--emit-bytecode-version={v}"),
-            generic.to_str().unwrap(),
-            "-o",
-            p.to_str().unwrap(),
-        ]);
-        if let Err(e) = r {
+        if let Err(e) = oracle::emit_bytecode(&generic, v, &p) {
             out.push((a, id.clone(), format!("mlir-opt: {}", first_line(&e))));
             continue;
         }

@@ -83,15 +83,7 @@ fn upstream_versioning_files_upgrade_like_mlir_opt() {
                         version: v,
                         ..Default::default()
                     };
-                    let flag = format!("--emit-bytecode-version={v}");
-                    oracle::run(&[
-                        "--emit-bytecode",
-                        &flag,
-                        path.to_str().unwrap(),
-                        "-o",
-                        tmp.to_str().unwrap(),
-                    ])
-                    .expect("mlir-opt writes old versions");
+                    oracle::emit_bytecode(&path, v, &tmp).expect("mlir-opt writes old versions");
                     let theirs = std::fs::read(&tmp).unwrap();
                     let _ = std::fs::remove_file(&tmp);
                     match write_bytecode(&m, &opts) {

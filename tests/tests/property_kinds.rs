@@ -16,15 +16,8 @@ fn every_property_kind_decodes_like_mlir_opt_at_every_version() {
     std::fs::create_dir_all(&dir).unwrap();
     for v in 0..=6 {
         let bc = dir.join(format!("v{v}.mlirbc"));
-        let version = format!("--emit-bytecode-version={v}");
-        oracle::run(&[
-            "--emit-bytecode",
-            &version,
-            fixture.to_str().unwrap(),
-            "-o",
-            bc.to_str().unwrap(),
-        ])
-        .unwrap_or_else(|e| panic!("mlir-opt -emit-bytecode v{v}: {e}"));
+        oracle::emit_bytecode(&fixture, v, &bc)
+            .unwrap_or_else(|e| panic!("mlir-opt -emit-bytecode v{v}: {e}"));
         let reference = oracle::run(&[
             "--mlir-print-op-generic",
             "--mlir-print-debuginfo",

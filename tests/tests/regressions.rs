@@ -74,16 +74,9 @@ fn text_regressions_parse_cleanly() {
 /// the module survives the bytecode round trip as the fuzz target checks it.
 #[test]
 fn structured_regressions_round_trip() {
-    use rmlir_tests::arbitrary_ir::{generate, GenConfig};
     for f in files("structured") {
         let data = std::fs::read(&f).unwrap();
-        let mut u = arbitrary::Unstructured::new(&data);
-        let canonical = u.arbitrary::<bool>().unwrap_or(true);
-        let cfg = GenConfig {
-            canonical,
-            ..GenConfig::default()
-        };
-        let (m, _) = generate(&mut u, cfg);
+        let (m, canonical) = rmlir_tests::arbitrary_ir::generate_from_input(&data);
         let first = rmlir_writer::print_module(&m, Default::default());
         let Ok(bc) = rmlir_writer::write_bytecode(&m, &Default::default()) else {
             continue;

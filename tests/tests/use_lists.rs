@@ -27,15 +27,8 @@ fn use_list_orders_match_mlir_opt_at_every_version() {
     std::fs::create_dir_all(&dir).unwrap();
     for v in 0..=6u64 {
         let bc = dir.join(format!("v{v}.mlirbc"));
-        let version = format!("--emit-bytecode-version={v}");
-        oracle::run(&[
-            "--emit-bytecode",
-            &version,
-            fixture.to_str().unwrap(),
-            "-o",
-            bc.to_str().unwrap(),
-        ])
-        .unwrap_or_else(|e| panic!("mlir-opt --emit-bytecode v{v}: {e}"));
+        oracle::emit_bytecode(&fixture, v, &bc)
+            .unwrap_or_else(|e| panic!("mlir-opt --emit-bytecode v{v}: {e}"));
         let expected = std::fs::read(&bc).unwrap();
         let opts = WriteOptions {
             version: v,
@@ -60,20 +53,24 @@ fn use_list_orders_match_mlir_opt_at_every_version() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Hand-derived: `%v` is used by `t.outer` (pre-order id 3) and by
-/// `t.inner` inside it (id 4). Reference order is inner, outer; the text
-/// parser creates `t.outer` after its region, so memory order is outer,
-/// inner: the inner use (reference position 0) sits at position 1.
-#[test]
-fn outer_use_of_a_region_holder_comes_first() {
-    let src = br#""builtin.module"() ({
+/// `%v` used by `t.outer` and by `t.inner` in its region: one value whose
+/// use-list order needs a record.
+const REGION_HOLDER: &[u8] = br#""builtin.module"() ({
   %v = "t.def"() : () -> i32
   "t.outer"(%v) ({
     "t.inner"(%v) : (i32) -> ()
   }) : (i32) -> ()
 }) : () -> ()
 "#;
-    let m = rmlir_reader::parse_module(src, "x.mlir").unwrap();
+
+/// Hand-derived: in [`REGION_HOLDER`], `%v` is used by `t.outer`
+/// (pre-order id 3) and by `t.inner` inside it (id 4). Reference order is
+/// inner, outer; the text parser creates `t.outer` after its region, so
+/// memory order is outer, inner: the inner use (reference position 0) sits
+/// at position 1.
+#[test]
+fn outer_use_of_a_region_holder_comes_first() {
+    let m = rmlir_reader::parse_module(REGION_HOLDER, "x.mlir").unwrap();
     let orders: Vec<&Vec<u32>> = m.use_list_orders.values().collect();
     assert_eq!(orders, vec![&vec![1, 0]]);
 }
@@ -116,14 +113,7 @@ fn forward_references_move_oldest_first() {
 /// error naming the defect, as in mlir-opt.
 #[test]
 fn invalid_orders_are_rejected() {
-    let src = br#""builtin.module"() ({
-  %v = "t.def"() : () -> i32
-  "t.outer"(%v) ({
-    "t.inner"(%v) : (i32) -> ()
-  }) : (i32) -> ()
-}) : () -> ()
-"#;
-    let m = rmlir_reader::parse_module(src, "x.mlir").unwrap();
+    let m = rmlir_reader::parse_module(REGION_HOLDER, "x.mlir").unwrap();
     let bc = write_bytecode(&m, &WriteOptions::default()).unwrap();
     // The full-form entry `[1, 0]` is written as the bytes
     // vflag(2, 0) = 0x09, 0x03, 0x01 (PrefixVarInt); make it `[1, 1]`.

@@ -34,6 +34,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+from mlir_text import PAIRS, split_top_level  # noqa: E402
+
 MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_LAYOUTS = os.path.join(HERE, "..", "..", "format", "data", "ods-layouts-22.json")
@@ -616,7 +620,6 @@ def check_attr_class(bc, idx, field, stats):
 # ---------------------------------------------------------------------------
 
 _OP_LINE = re.compile(r'^\s*(?:%[^"=]*=\s*)?"((?:[^"\\]|\\.)+)"\(')
-_PAIRS = {"(": ")", "[": "]", "{": "}", "<": ">"}
 
 
 def scan_balanced(s, i):
@@ -629,8 +632,8 @@ def scan_balanced(s, i):
             i += 1
             while i < n and s[i] != '"':
                 i += 2 if s[i] == "\\" else 1
-        elif c in _PAIRS:
-            stack.append(_PAIRS[c])
+        elif c in PAIRS:
+            stack.append(PAIRS[c])
         elif c == "-" and i + 1 < n and s[i + 1] == ">":
             i += 1
         elif c == ">" and i + 1 < n and s[i + 1] == "=" and i > 0 and s[i - 1] == " ":
@@ -646,36 +649,6 @@ def scan_balanced(s, i):
                 return i + 1
         i += 1
     raise ValueError("unterminated")
-
-
-def split_top(s):
-    parts, depth, cur, i = [], [], [], 0
-    while i < len(s):
-        c = s[i]
-        if c == '"':
-            j = i + 1
-            while j < len(s) and s[j] != '"':
-                j += 2 if s[j] == "\\" else 1
-            cur.append(s[i:j + 1])
-            i = j + 1
-            continue
-        if c == "-" and s[i + 1:i + 2] == ">":
-            cur.append("->")
-            i += 2
-            continue
-        if c in _PAIRS:
-            depth.append(_PAIRS[c])
-        elif c in ")]}>" and depth and depth[-1] == c:
-            depth.pop()
-        if c == "," and not depth:
-            parts.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(c)
-        i += 1
-    if "".join(cur).strip():
-        parts.append("".join(cur).strip())
-    return parts
 
 
 def text_ops(path):
@@ -699,7 +672,7 @@ def text_ops(path):
                 j = scan_balanced(line, i + 1)
                 body = line[i + 2:j - 1]
                 props = {}
-                for ent in split_top(body):
+                for ent in split_top_level(body):
                     if " = " in ent:
                         k, v = ent.split(" = ", 1)
                     else:

@@ -32,35 +32,9 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_layouts import dump  # noqa: E402
+from mlir_text import split_top_level  # noqa: E402
 
 SEGMENT_KEYS = {"operandSegmentSizes", "resultSegmentSizes"}
-
-
-def split_top_level(s):
-    """Split `a = x, b = <y, z>` at commas outside brackets and strings."""
-    parts, depth, cur, i = [], 0, [], 0
-    while i < len(s):
-        c = s[i]
-        if c == '"':
-            j = i + 1
-            while j < len(s) and s[j] != '"':
-                j += 2 if s[j] == "\\" else 1
-            cur.append(s[i:j + 1])
-            i = j + 1
-            continue
-        if c in "([{<":
-            depth += 1
-        elif c in ")]}>" and not (c == ">" and i > 0 and s[i - 1] == "-"):
-            depth -= 1
-        if c == "," and depth == 0:
-            parts.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(c)
-        i += 1
-    if "".join(cur).strip():
-        parts.append("".join(cur).strip())
-    return parts
 
 
 UNSAFE_FLAG = "--mlir-very-unsafe-disable-verifier-on-parsing"

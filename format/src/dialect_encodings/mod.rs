@@ -6,6 +6,7 @@
 //! MLIR 22's `*DialectBytecode.cpp.inc`; `spec.rs` gives its shapes.
 
 pub mod generated;
+pub mod quant;
 pub mod spec;
 
 pub use generated::DIALECTS;

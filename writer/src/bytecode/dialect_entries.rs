@@ -852,10 +852,8 @@ fn parse_enum(e: &EnumSpec, text: &str) -> Option<u64> {
 
 mod quant {
     use super::*;
+    use rmlir_format::dialect_encodings::quant::{default_storage_bounds, SIGNED};
     use rmlir_format::dialect_encodings::Step;
-
-    /// `QuantizationFlags::Signed`.
-    const SIGNED: u64 = 1;
 
     /// Values by the names of the generated read steps.
     #[derive(Default)]
@@ -1150,7 +1148,7 @@ mod quant {
         }
         v.flags = if signed { SIGNED } else { 0 };
         v.storage = Some(space.intern_type(TypeData::signless(width)));
-        let (lo, hi) = default_bounds(signed, width);
+        let (lo, hi) = default_storage_bounds(signed, width);
         v.min = lo;
         v.max = hi;
         if c.eat("<") {
@@ -1216,20 +1214,5 @@ mod quant {
             return None;
         }
         Some(space.intern_type(d))
-    }
-
-    /// `llvm::minIntN`/`maxIntN`/`maxUIntN` as `int64_t`.
-    fn default_bounds(signed: bool, width: u32) -> (i64, i64) {
-        let w = width.min(64);
-        if signed {
-            let max = if w == 64 {
-                i64::MAX
-            } else {
-                (1i64 << (w - 1)) - 1
-            };
-            (-max - 1, max)
-        } else {
-            (0, (u64::MAX >> (64 - w)) as i64)
-        }
     }
 }

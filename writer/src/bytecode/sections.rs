@@ -17,6 +17,7 @@ use rmlir_format::bytecode::{
 };
 use rmlir_format::*;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// The string table: strings get indices in order of first use.
 #[derive(Default)]
@@ -211,83 +212,114 @@ fn checked_text_entry(what: &str, text: String) -> Result<String, WriteError> {
     Ok(text)
 }
 
+/// How one entry of the attribute or type table is written.
+enum TableEntry<B> {
+    /// The builtin dialect's binary encoding of `B`.
+    Builtin(B),
+    /// Its dialect's custom encoding (SPEC.md §6.6.5).
+    Dialect(Rc<dialect_entries::Custom>),
+    /// Its text (checked by [`checked_text_entry`]), NUL-terminated.
+    Text(String),
+}
+
+/// One table of the attribute/type section: per run of entries of one
+/// dialect (`runs`), the dialect and the run's length, then per entry its
+/// size and whether it has a custom (binary) encoding go to the offsets
+/// encoder of `out`; the entries themselves to its data encoder. Entry `i`
+/// of the table is written as `entry(num, i)` says, a builtin one by
+/// `write_builtin`.
+fn encode_table<'m, B>(
+    runs: Vec<(u32, std::ops::Range<usize>)>,
+    num: &mut Numbering<'m>,
+    strings: &mut Strings,
+    (offsets, data): &mut (Encoder, Encoder),
+    entry: impl Fn(&Numbering<'m>, usize) -> Result<TableEntry<B>, WriteError>,
+    write_builtin: impl Fn(&mut EncodeSink<'_, 'm>, B),
+) -> Result<(), WriteError> {
+    for (d, range) in runs {
+        offsets.varint(u64::from(d));
+        offsets.varint(range.len() as u64);
+        for i in range {
+            let start = data.len();
+            let e = entry(num, i)?;
+            let mut s = EncodeSink {
+                out: data,
+                num,
+                strings,
+            };
+            let custom = match e {
+                TableEntry::Builtin(b) => {
+                    write_builtin(&mut s, b);
+                    true
+                }
+                TableEntry::Dialect(enc) => {
+                    dialect_entries::write(&mut s, &enc);
+                    true
+                }
+                TableEntry::Text(text) => {
+                    s.out.cstr(text.as_bytes());
+                    false
+                }
+            };
+            offsets.varint_flag((data.len() - start) as u64, custom);
+        }
+    }
+    Ok(())
+}
+
 /// `(offsets, entries)`.
 pub fn attr_type_sections(
     num: &mut Numbering<'_>,
     strings: &mut Strings,
 ) -> Result<(Encoder, Encoder), WriteError> {
-    let mut offsets = Encoder::new();
-    let mut data = Encoder::new();
-    offsets.varint(num.attrs.len() as u64);
-    offsets.varint(num.types.len() as u64);
+    let mut out = (Encoder::new(), Encoder::new());
+    out.0.varint(num.attrs.len() as u64);
+    out.0.varint(num.types.len() as u64);
     let m: &Module = num.m;
     let ctx = &m.ctx;
-    let runs = dialect_runs(num.attrs.iter().map(|it| it.dialect));
-    for (d, range) in runs {
-        offsets.varint(u64::from(d));
-        offsets.varint(range.len() as u64);
-        for i in range {
+    encode_table(
+        dialect_runs(num.attrs.iter().map(|it| it.dialect)),
+        num,
+        strings,
+        &mut out,
+        |num, i| {
             let a = num.attrs[i].key;
-            let start = data.len();
             let d = num.space.get(a);
-            let builtin = entries::attr_has_encoding(&d);
-            let raw = num.space.is_raw_dense(a);
-            let dialect_enc = num.custom_attrs.get(&a).cloned();
-            let custom = builtin || dialect_enc.is_some();
-            if builtin {
-                let mut s = EncodeSink {
-                    out: &mut data,
-                    num,
-                    strings,
-                };
-                entries::write_attr(&mut s, ctx, &d, raw);
-            } else if let Some(enc) = dialect_enc {
-                let mut s = EncodeSink {
-                    out: &mut data,
-                    num,
-                    strings,
-                };
-                dialect_entries::write(&mut s, &enc);
+            if entries::attr_has_encoding(&d) {
+                Ok(TableEntry::Builtin((d, num.space.is_raw_dense(a))))
+            } else if let Some(enc) = num.custom_attrs.get(&a) {
+                Ok(TableEntry::Dialect(enc.clone()))
             } else {
-                data.cstr(
-                    checked_text_entry("attribute", text_entry::attr_text(ctx, &d))?.as_bytes(),
-                );
+                Ok(TableEntry::Text(checked_text_entry(
+                    "attribute",
+                    text_entry::attr_text(ctx, &d),
+                )?))
             }
-            offsets.varint_flag((data.len() - start) as u64, custom);
-        }
-    }
-    let runs = dialect_runs(num.types.iter().map(|it| it.dialect));
-    for (d, range) in runs {
-        offsets.varint(u64::from(d));
-        offsets.varint(range.len() as u64);
-        for i in range {
+        },
+        |s, (d, raw)| entries::write_attr(s, ctx, &d, raw),
+    )?;
+    encode_table(
+        dialect_runs(num.types.iter().map(|it| it.dialect)),
+        num,
+        strings,
+        &mut out,
+        |num, i| {
             let t = num.types[i].key;
-            let start = data.len();
-            let d = num.space.ty(t).clone();
-            let builtin = entries::type_has_encoding(&d);
-            let dialect_enc = num.custom_types.get(&t).cloned();
-            let custom = builtin || dialect_enc.is_some();
-            if builtin {
-                let mut s = EncodeSink {
-                    out: &mut data,
-                    num,
-                    strings,
-                };
-                entries::write_type(&mut s, &d);
-            } else if let Some(enc) = dialect_enc {
-                let mut s = EncodeSink {
-                    out: &mut data,
-                    num,
-                    strings,
-                };
-                dialect_entries::write(&mut s, &enc);
+            let d = num.space.ty(t);
+            if entries::type_has_encoding(d) {
+                Ok(TableEntry::Builtin(d.clone()))
+            } else if let Some(enc) = num.custom_types.get(&t) {
+                Ok(TableEntry::Dialect(enc.clone()))
             } else {
-                data.cstr(checked_text_entry("type", text_entry::type_text(ctx, t))?.as_bytes());
+                Ok(TableEntry::Text(checked_text_entry(
+                    "type",
+                    text_entry::type_text(ctx, t),
+                )?))
             }
-            offsets.varint_flag((data.len() - start) as u64, custom);
-        }
-    }
-    Ok((offsets, data))
+        },
+        |s, d| entries::write_type(s, &d),
+    )?;
+    Ok(out)
 }
 
 /// The IR section and its properties table.

@@ -6,12 +6,11 @@ use super::{Body, Entry, Value};
 use crate::bytecode::binary_reader::Reader;
 use crate::bytecode::BytecodeReader;
 use crate::error::Result;
+use rmlir_format::dialect_encodings::quant::{default_storage_bounds, SIGNED};
 use rmlir_format::float::{format_mlir_float, FloatKind};
 use rmlir_format::*;
 
 const DIALECT: &str = "quant";
-/// `QuantizationFlags::Signed`.
-const SIGNED: u64 = 1;
 
 pub(super) fn build_type(
     reader: &mut BytecodeReader<'_>,
@@ -185,32 +184,13 @@ fn storage(ctx: &Context, e: &Entry<'_>, r: &Reader<'_>, b: &mut Body) -> Result
     let min = int(e, r, "storageTypeMin")?;
     let max = int(e, r, "storageTypeMax")?;
     let signed = flags & SIGNED != 0;
-    let (def_min, def_max) = default_bounds(signed, width);
+    let (def_min, def_max) = default_storage_bounds(signed, width);
     let mut s = format!("{}{width}", if signed { "i" } else { "u" });
     if min != def_min || max != def_max {
         s.push_str(&format!("<{min}:{max}>"));
     }
     b.text(&s);
     Ok(())
-}
-
-/// `llvm::minIntN`/`maxIntN`/`maxUIntN` as `int64_t`, which the quant
-/// dialect compares the bounds with.
-fn default_bounds(signed: bool, width: u32) -> (i64, i64) {
-    if width == 0 {
-        return (0, 0);
-    }
-    let w = width.min(64);
-    if signed {
-        let max = if w == 64 {
-            i64::MAX
-        } else {
-            (1i64 << (w - 1)) - 1
-        };
-        (-max - 1, max)
-    } else {
-        (0, (u64::MAX >> (64 - w)) as i64)
-    }
 }
 
 /// The scales and zero points of a sub-channel type, nested by the shape
