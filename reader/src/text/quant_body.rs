@@ -10,6 +10,7 @@
 //! A body this grammar does not know (a float storage type, an integer
 //! scale, which mlir-opt rejects) is left as written.
 
+use rmlir_format::dialect_encodings::quant::default_storage_bounds;
 use rmlir_format::float::{format_mlir_float, parse_mlir_float, FloatKind};
 
 /// The canonical spelling of the quant type body `text` (`uniform<…>`,
@@ -150,27 +151,13 @@ fn storage(c: &mut Cursor<'_>) -> Option<String> {
         c.eat(":").then_some(())?;
         let max = c.int()?;
         c.eat(">").then_some(())?;
-        if (min, max) != default_bounds(signed, width) {
+        if (min, max) != default_storage_bounds(signed, width) {
             out.push_str(&format!("<{min}:{max}>"));
         }
     } else {
         c.p = save;
     }
     Some(out)
-}
-
-/// The same bounds as `bytecode/dialect_encodings/quant.rs` compares with.
-fn default_bounds(signed: bool, width: u32) -> (i64, i64) {
-    if signed {
-        let max = if width == 64 {
-            i64::MAX
-        } else {
-            (1i64 << (width - 1)) - 1
-        };
-        (-max - 1, max)
-    } else {
-        (0, (u64::MAX >> (64 - width)) as i64)
-    }
 }
 
 fn expressed<'s>(c: &mut Cursor<'s>) -> Option<(&'s str, FloatKind)> {
