@@ -53,7 +53,11 @@ fn attr_params_of(ctx: &Context, a: AttrId) -> Option<(i64, i64)> {
     };
     let inner = t.strip_prefix("attr_params<")?.strip_suffix('>')?;
     let (a, b) = inner.split_once(',')?;
-    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+    let (a, b): (i64, i64) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+    // Only the printed spelling: `<05, 24>` written in binary would read
+    // back as `<5, 24>`, so it stays a textual entry (the text parser
+    // keeps dialect bodies as written; fuzz finding, SPEC.md §9.3).
+    (format!("attr_params<{a}, {b}>") == **t).then_some((a, b))
 }
 
 fn int_attr(ctx: &mut Context, width: u32, v: u64) -> AttrId {
