@@ -104,7 +104,7 @@ TIME_DIR = "/tmp"
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scratch", default="/tmp/rmlir-bench", help="where modules and outputs go (~2 GB)")
-    ap.add_argument("--runs", type=int, default=5, help="timed runs per tool and case (after one checked warm-up)")
+    ap.add_argument("--runs", type=int, default=5, help="timed runs per tool and case (after one checked warm-up); 0 only prepares and checks")
     ap.add_argument("--cases", default="all", help="comma-separated case names, or 'all'")
     ap.add_argument("--shared", default=os.path.join(REPO, "..", "shared"))
     ap.add_argument("--mlir-opt", default=os.environ.get("RMLIR_MLIR_OPT", "/usr/lib/llvm-22/bin/mlir-opt"))
@@ -222,6 +222,9 @@ def main():
         if a.baseline:
             results[name]["baseline"] = []
 
+    if a.runs == 0:
+        log("--runs 0: inputs generated and outputs checked; nothing timed")
+        return
     for run in range(a.runs):
         for name, _d, _mk, mcmd, ocmd in selected:
             i = inputs[name]
