@@ -266,12 +266,17 @@ def main():
             mw, ow = med("mlir-opt", 0), med("rmlir-bc", 0)
             mr, orss = med("mlir-opt", 1), med("rmlir-bc", 1)
             mc, oc = med("mlir-opt", 2), med("rmlir-bc", 2)
-            print("| %s (%s) | %.3f | %.3f | %.2f× | %.3f | %.3f | %.2f× | %.0f | %.0f | %.2f |" % (
-                name, desc, mw, ow, mw / ow, mc, oc, mc / max(oc, 1e-6), mr, orss, orss / mr))
+            print("| %s (%s) | %.3f | %.3f | %.2f× | %.3f | %.3f | %s | %.0f | %.0f | %.2f |" % (
+                name, desc, mw, ow, mw / ow, mc, oc, cpu_ratio(mc, oc), mr, orss, orss / mr))
             if a.baseline:
                 bw, bc, br = med("baseline", 0), med("baseline", 2), med("baseline", 1)
-                print("| ↳ baseline %s | %.3f | %.3f | %.2f× | %.3f | %.3f | %.2f× | %.0f | %.0f | %.2f |" % (
-                    os.path.basename(a.baseline), mw, bw, mw / bw, mc, bc, mc / max(bc, 1e-6), mr, br, br / mr))
+                print("| ↳ baseline %s | %.3f | %.3f | %.2f× | %.3f | %.3f | %s | %.0f | %.0f | %.2f |" % (
+                    os.path.basename(a.baseline), mw, bw, mw / bw, mc, bc, cpu_ratio(mc, bc), mr, br, br / mr))
+
+
+def cpu_ratio(theirs, ours):
+    """/usr/bin/time reports CPU in 10 ms steps: below that no ratio is meaningful."""
+    return "n/a (< 0.01 s)" if ours < 0.01 else "%.2f×" % (theirs / ours)
 
 
 if __name__ == "__main__":
