@@ -30,8 +30,9 @@ pub fn write_output_with(
     // by rename. Renaming over `/dev/null`, a FIFO or a socket would put a
     // regular file in its place (as root, `-o /dev/null` broke the
     // machine's /dev/null this way), so those are written in place.
-    match std::fs::metadata(path) {
-        Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+    let existing = std::fs::metadata(path).ok();
+    match &existing {
+        Some(meta) if !meta.is_file() && !meta.is_dir() => {
             let mut f = std::fs::OpenOptions::new()
                 .write(true)
                 .open(path)
@@ -72,7 +73,7 @@ pub fn write_output_with(
         produce(&mut f)?;
         f.sync_all()?;
         // An existing file keeps its permissions.
-        if let Ok(old) = std::fs::metadata(path) {
+        if let Some(old) = &existing {
             std::fs::set_permissions(&tmp, old.permissions())?;
         }
         std::fs::rename(&tmp, path)

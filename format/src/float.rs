@@ -940,7 +940,6 @@ fn apf_to_string(
 /// integer fits (every `f32` and the usual `f64` values: this is a printing
 /// hot spot), else in big integers; the result is the same.
 fn reduced_digits(sig: u128, exp: i64, fp: i64) -> (Vec<u8>, i64) {
-    let required = (fp * 196 + 58) / 59;
     // The exact integer, and the decimal exponent left once it is built.
     let small = if exp > 0 {
         (exp < 128 && i64::from(sig.leading_zeros()) > exp).then(|| sig << exp)
@@ -952,13 +951,10 @@ fn reduced_digits(sig: u128, exp: i64, fp: i64) -> (Vec<u8>, i64) {
     };
     let mut dec_exp = exp.min(0);
     if let Some(mut n) = small {
-        let bits = 128 - i64::from(n.leading_zeros());
-        if bits > required {
-            let tens = (bits - required) * 59 / 196;
-            if tens > 0 {
-                dec_exp += tens;
-                n /= 10u128.pow(tens as u32);
-            }
+        let tens = digits_to_drop(128 - i64::from(n.leading_zeros()), fp);
+        if tens > 0 {
+            dec_exp += tens;
+            n /= 10u128.pow(tens as u32);
         }
         let mut digits = Vec::with_capacity(40);
         loop {
@@ -976,7 +972,6 @@ fn reduced_digits(sig: u128, exp: i64, fp: i64) -> (Vec<u8>, i64) {
 
 /// [`reduced_digits`] in big integers, for any size.
 fn reduced_digits_big(sig: u128, exp: i64, fp: i64) -> (Vec<u8>, i64) {
-    let required = (fp * 196 + 58) / 59;
     let mut dec_exp = exp.min(0);
     let mut big = BigUint::from(sig);
     if exp > 0 {
@@ -984,15 +979,23 @@ fn reduced_digits_big(sig: u128, exp: i64, fp: i64) -> (Vec<u8>, i64) {
     } else {
         big *= BigUint::from(5u32).pow((-exp) as u32);
     }
-    let bits = big.bits() as i64;
-    if bits > required {
-        let tens = (bits - required) * 59 / 196;
-        if tens > 0 {
-            dec_exp += tens;
-            big /= BigUint::from(10u32).pow(tens as u32);
-        }
+    let tens = digits_to_drop(big.bits() as i64, fp);
+    if tens > 0 {
+        dec_exp += tens;
+        big /= BigUint::from(10u32).pow(tens as u32);
     }
     (big.to_radix_be(10), dec_exp)
+}
+
+/// The first reduction's count of decimal places to drop from an integer
+/// of `bits` bits, estimated from the bits `fp` digits need.
+fn digits_to_drop(bits: i64, fp: i64) -> i64 {
+    let required = (fp * 196 + 58) / 59;
+    if bits > required {
+        (bits - required) * 59 / 196
+    } else {
+        0
+    }
 }
 
 // ---------------------------------------------------------------------------

@@ -77,25 +77,24 @@ impl<'a> Entries<'a> {
         let first = i - i % CHECKPOINT_EVERY;
         let (mut pos, mut offset) = self.checkpoints[first / CHECKPOINT_EVERY];
         let mut g = self.groups.partition_point(|&(f, _, _)| f <= first) - 1;
-        // Sizes were validated when the table was read.
-        let size_at = |pos: &mut usize| {
-            let (v, n) = rmlir_format::bytecode::varint::read_varint(&self.sizes[*pos..])
-                .expect("validated when the table was read");
-            *pos += n;
-            ((v >> 1) as usize, v & 1 != 0)
-        };
-        for k in first..i {
+        // Walk the sizes from the checkpoint to entry `i`; a group's first
+        // entry has its size after the group's header.
+        let mut k = first;
+        let (size, custom) = loop {
             if k != first && self.groups.get(g + 1).is_some_and(|&(f, _, _)| f == k) {
                 g += 1;
                 pos = self.groups[g].2;
             }
-            offset += size_at(&mut pos).0;
-        }
-        if i != first && self.groups.get(g + 1).is_some_and(|&(f, _, _)| f == i) {
-            g += 1;
-            pos = self.groups[g].2;
-        }
-        let (size, custom) = size_at(&mut pos);
+            let (v, n) = rmlir_format::bytecode::varint::read_varint(&self.sizes[pos..])
+                .expect("sizes were validated when the table was read");
+            pos += n;
+            let size = (v >> 1) as usize;
+            if k == i {
+                break (size, v & 1 != 0);
+            }
+            offset += size;
+            k += 1;
+        };
         Some(Entry {
             dialect: self.groups[g].1,
             data: &self.data[offset..offset + size],

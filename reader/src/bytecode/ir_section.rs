@@ -483,28 +483,14 @@ impl<'a> BytecodeReader<'a> {
                 if info.has_properties {
                     let dict = self.dict_or_empty(attributes);
                     let (props, rest) = self.split_inherent(dict, info);
-                    properties = match &info.default_properties {
-                        // As MLIR: storage starts from the defaults, then
-                        // takes the inherent attributes the file has.
-                        Some(text) => {
-                            let at = r.offset();
-                            let d = crate::text::parse_attr_into(&mut self.module, text.as_bytes(), self.limits)
-                                .map_err(|e| {
-                                    r.error_at(
-                                        at,
-                                        ErrorKind::Semantic,
-                                        format!(
-                                            "the op registry's default properties of '{}' do not parse: {e}",
-                                            String::from_utf8_lossy(&name)
-                                        ),
-                                    )
-                                })?;
-                            Some(rmlir_format::op_registry::merge_default_properties(
-                                &mut self.module.ctx,
-                                d,
-                                props,
-                            ))
-                        }
+                    // As MLIR: storage starts from the defaults, then
+                    // takes the inherent attributes the file has.
+                    properties = match self.parse_defaults(info, &name, r, r.offset())? {
+                        Some(d) => Some(rmlir_format::op_registry::merge_default_properties(
+                            &mut self.module.ctx,
+                            d,
+                            props,
+                        )),
                         None => props,
                     };
                     attributes = Some(rest);

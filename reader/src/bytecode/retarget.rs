@@ -320,7 +320,7 @@ impl<'a> BytecodeReader<'a> {
 
 impl<'a> BytecodeReader<'a> {
     /// An op's default properties (SPEC.md §7.1) as a dictionary attribute.
-    fn parse_defaults(
+    pub(super) fn parse_defaults(
         &mut self,
         info: &OpInfo,
         name: &[u8],
