@@ -99,33 +99,3 @@ pub fn dialect_attr_with_distinct(text: &str) -> bool {
             })
     })
 }
-
-/// Whether two printed modules differ only on lines that hold an llvm
-/// attribute or type: the known, open case (tests/regressions/README.md,
-/// "Open") where the text parser keeps a hand-written llvm body's spelling
-/// (`file=  #di_file`, `sizeInBits = 04`) but the binary llvm encoding
-/// reads back in the spelling mlir-opt prints. Used by the
-/// `text_roundtrip` fuzz target to skip that divergence, and only that one.
-pub fn differs_only_on_llvm_lines(a: &str, b: &str) -> bool {
-    let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
-    la.len() == lb.len()
-        && la
-            .iter()
-            .zip(&lb)
-            .all(|(x, y)| x == y || (x.contains("llvm.") && y.contains("llvm.")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::differs_only_on_llvm_lines as f;
-
-    #[test]
-    fn llvm_lines_only() {
-        let a = "#x = #llvm.di_basic_type<sizeInBits = 04>\n%0 = \"a.b\"()\n";
-        let b = "#x = #llvm.di_basic_type<sizeInBits = 4>\n%0 = \"a.b\"()\n";
-        assert!(f(a, b));
-        assert!(!f("#foo.x<a=  1>", "#foo.x<a = 1>"));
-        assert!(!f("#llvm.x<a = 1>\nx", "#llvm.x<a = 1>\ny"));
-        assert!(!f("#llvm.x<a = 1>", "#llvm.x<a = 1>\nextra"));
-    }
-}

@@ -5,10 +5,14 @@
 //! format. `generated.rs` is written by tools/dialect-encodings/gen.py from
 //! MLIR 22's `*DialectBytecode.cpp.inc`; `spec.rs` gives its shapes.
 
+pub mod body_cursor;
+pub mod fields;
 pub mod generated;
+pub mod llvm_text;
 pub mod quant;
 pub mod spec;
 
+pub use fields::{AttrLookup, BodyBuilder, BodyInterner, Field, Value};
 pub use generated::DIALECTS;
 pub use spec::*;
 

@@ -448,26 +448,5 @@ pub(super) fn normalize_bits(bits: BigUint, width: u32, signedness: Signedness) 
 }
 
 pub(super) fn attr_kind(a: &AttrData) -> &'static str {
-    match a {
-        AttrData::Unit => "a unit attribute",
-        AttrData::Integer { .. } => "an integer attribute",
-        AttrData::Float { .. } => "a float attribute",
-        AttrData::String { .. } => "a string attribute",
-        AttrData::Type(_) => "a type attribute",
-        AttrData::Array(_) => "an array attribute",
-        AttrData::Dictionary(_) => "a dictionary attribute",
-        AttrData::DenseArray { .. } => "a dense array attribute",
-        AttrData::DenseIntOrFp { .. } | AttrData::DenseString { .. } => {
-            "a dense elements attribute"
-        }
-        AttrData::DenseResource { .. } => "a dense resource attribute",
-        AttrData::Sparse { .. } => "a sparse elements attribute",
-        AttrData::SymbolRef { .. } => "a symbol reference",
-        AttrData::AffineMap(_) => "an affine map",
-        AttrData::IntegerSet(_) => "an integer set",
-        AttrData::Strided { .. } => "a strided layout",
-        AttrData::Distinct { .. } => "a distinct attribute",
-        AttrData::Opaque { .. } | AttrData::Dialect { .. } => "a dialect attribute",
-        _ => "a location",
-    }
+    a.kind_phrase()
 }

@@ -156,3 +156,28 @@ impl<'m> AttrSpace<'m> {
         }
     }
 }
+
+/// Custom dialect encodings synthesize their inline values here
+/// (`rmlir_format::dialect_encodings::llvm_text`).
+impl rmlir_format::dialect_encodings::AttrLookup for AttrSpace<'_> {
+    fn attr_data(&self, a: AttrId) -> Cow<'_, AttrData> {
+        self.get(a)
+    }
+    fn type_data(&self, t: TypeId) -> &TypeData {
+        self.ty(t)
+    }
+}
+
+impl rmlir_format::dialect_encodings::BodyInterner for AttrSpace<'_> {
+    fn intern_attr(&mut self, d: AttrData) -> AttrId {
+        self.intern(d)
+    }
+    fn intern_type(&mut self, d: TypeData) -> TypeId {
+        AttrSpace::intern_type(self, d)
+    }
+    /// Only types with a builtin binary encoding, or that the module
+    /// already has, can be added to the type table.
+    fn may_synthesize_type(&self, d: &TypeData) -> bool {
+        super::entries::type_has_encoding(d) || self.ctx.find_type(d).is_some()
+    }
+}

@@ -18,7 +18,7 @@ use super::binary_reader::Reader;
 use super::BytecodeReader;
 use crate::error::{Error, Position, Result};
 use rmlir_format::dialect_encodings::{DialectSpec, KindSpec, Read};
-use rmlir_format::{AttrId, BodyPiece, TypeId};
+use rmlir_format::{AttrId, TypeId};
 
 /// Decodes a custom attribute entry of `dialect`, or `None` when the
 /// dialect's encoding is not known.
@@ -75,25 +75,7 @@ fn dialect_spec(name: &[u8]) -> Option<&'static DialectSpec> {
     rmlir_format::dialect_encodings::dialect_spec(name)
 }
 
-/// One field as read.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) enum Value<'a> {
-    U(u64),
-    S(i64),
-    Bool(bool),
-    Str(&'a [u8]),
-    /// `None`: an absent optional attribute.
-    Attr(Option<AttrId>),
-    Type(TypeId),
-    OptU(Option<u64>),
-    /// Absent optional arrays read as empty, as MLIR stores them.
-    Attrs(Vec<Option<AttrId>>),
-    Ints(Vec<u64>),
-    /// The bit pattern of an `f64`.
-    F64(u64),
-    F64s(Vec<u64>),
-    Ss(Vec<i64>),
-}
+pub(super) use rmlir_format::dialect_encodings::{BodyBuilder as Body, Value};
 
 /// A decoded entry: its kind and fields, with the offsets for errors.
 pub(super) struct Entry<'a> {
@@ -284,40 +266,4 @@ fn read_opt_attr<'a>(
         return Ok(None);
     }
     Ok(Some(reader.attr_at(idx, r, at).map_err(StepError::Nested)?))
-}
-
-/// Builds a dialect body: adjacent text is merged into one piece, as the
-/// text parser splits bodies, so equal values intern equal.
-#[derive(Default)]
-pub(super) struct Body {
-    pub pieces: Vec<BodyPiece>,
-}
-
-impl Body {
-    pub fn text(&mut self, s: &str) {
-        if s.is_empty() {
-            return;
-        }
-        if let Some(BodyPiece::Text(t)) = self.pieces.last_mut() {
-            let mut joined = String::with_capacity(t.len() + s.len());
-            joined.push_str(t);
-            joined.push_str(s);
-            *t = joined.into();
-        } else {
-            self.pieces.push(BodyPiece::Text(s.into()));
-        }
-    }
-
-    pub fn attr(&mut self, a: AttrId) {
-        self.pieces.push(BodyPiece::Attr(a));
-    }
-
-    pub fn ty(&mut self, t: TypeId) {
-        self.pieces.push(BodyPiece::Type(t));
-    }
-}
-
-/// A string literal as MLIR prints it (LLVM's `printEscapedString`).
-pub(super) fn quoted(s: &[u8], out: &mut String) {
-    rmlir_format::escape::write_quoted(s, out);
 }

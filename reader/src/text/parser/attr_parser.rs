@@ -569,7 +569,13 @@ impl<'a> Parser<'a> {
                 data,
                 ty,
             },
-            DialectSymbol::Body(body) => AttrData::Dialect { body, ty },
+            DialectSymbol::Body(body) => {
+                let body = match ty {
+                    None => self.canonical_attr_body(body),
+                    Some(_) => body,
+                };
+                AttrData::Dialect { body, ty }
+            }
         };
         Ok(self.m.ctx.intern_attr(data))
     }
@@ -795,6 +801,7 @@ impl<'a> Parser<'a> {
                             Some(BodyPiece::Text(t)) => *t = format!("{nested}{t}").into(),
                             _ => inner.pieces.insert(0, BodyPiece::Text(nested.into())),
                         }
+                        let inner = self.canonical_attr_body(inner);
                         let a = self.m.ctx.intern_attr(AttrData::Dialect {
                             body: inner,
                             ty: None,
@@ -893,6 +900,25 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// A dialect attribute body in the spelling its dialect prints, where
+    /// we know that spelling: llvm's custom-encoded kinds are parsed into
+    /// their fields and printed again (`llvm_text::canonical`), as MLIR's
+    /// parser builds the attribute and its printer prints it. Without
+    /// this, hand-written whitespace or `04` would survive a text print
+    /// but not a bytecode round trip. Other bodies are kept as written.
+    fn canonical_attr_body(&mut self, body: DialectBody) -> DialectBody {
+        if &*body.dialect != "llvm" {
+            return body;
+        }
+        match rmlir_format::dialect_encodings::llvm_text::canonical(&mut self.m.ctx, &body.pieces) {
+            Some(pieces) => DialectBody {
+                dialect: body.dialect,
+                pieces,
+            },
+            None => body,
+        }
+    }
+
     /// The end of the previously consumed token: scanning back from the
     /// current token over trivia.
     fn last_token_end(&self, floor: usize) -> usize {
@@ -930,7 +956,10 @@ impl<'a> Parser<'a> {
                     data,
                     ty: None,
                 },
-                DialectSymbol::Body(body) => AttrData::Dialect { body, ty: None },
+                DialectSymbol::Body(body) => AttrData::Dialect {
+                    body: self.canonical_attr_body(body),
+                    ty: None,
+                },
             };
             return Ok(self.m.ctx.intern_attr(data));
         }

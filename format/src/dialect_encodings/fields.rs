@@ -1,0 +1,143 @@
+//! The fields of a custom-encoded dialect entry (SPEC.md §6.6.5), in the
+//! two shapes its two sides need: [`Field`], owned, as an encoder builds
+//! it from text, and [`Value`], borrowed, as the bytecode reader decodes
+//! it. Printers take [`Value`]s, so one printer serves the reader and the
+//! text parser's canonicalization.
+//!
+//! Encoders intern the values a body holds inline but the encoding names
+//! as attributes (a `StringAttr`, a `BoolAttr`, a rebuilt nested
+//! attribute) through [`BodyInterner`]: the writer keeps those in a space
+//! of its own beside the module's, the text parser puts them in the
+//! module's context.
+
+use crate::{AttrData, AttrId, BodyPiece, Context, TypeData, TypeId};
+use std::borrow::Cow;
+
+/// One field of a custom entry, in the form its read step takes.
+#[derive(Clone, Debug)]
+pub enum Field {
+    U(u64),
+    Byte(u8),
+    S(i64),
+    Bool(bool),
+    Str(Vec<u8>),
+    Attr(AttrId),
+    OptAttr(Option<AttrId>),
+    Type(TypeId),
+    OptU(Option<u64>),
+    /// `readOptionalArrayRef` of attributes: empty is written as absent.
+    OptAttrs(Vec<Option<AttrId>>),
+    OptInts(Vec<u64>),
+    /// The bits of an `f64`.
+    F64(u64),
+    F64s(Vec<u64>),
+    Ss(Vec<i64>),
+}
+
+/// One field as read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value<'a> {
+    U(u64),
+    S(i64),
+    Bool(bool),
+    Str(&'a [u8]),
+    /// `None`: an absent optional attribute.
+    Attr(Option<AttrId>),
+    Type(TypeId),
+    OptU(Option<u64>),
+    /// Absent optional arrays read as empty, as MLIR stores them.
+    Attrs(Vec<Option<AttrId>>),
+    Ints(Vec<u64>),
+    /// The bit pattern of an `f64`.
+    F64(u64),
+    F64s(Vec<u64>),
+    Ss(Vec<i64>),
+}
+
+impl Field {
+    /// The field as a reader would have decoded it.
+    pub fn as_value(&self) -> Value<'_> {
+        match self {
+            Field::U(v) => Value::U(*v),
+            Field::Byte(b) => Value::U(u64::from(*b)),
+            Field::S(v) => Value::S(*v),
+            Field::Bool(b) => Value::Bool(*b),
+            Field::Str(s) => Value::Str(s),
+            Field::Attr(a) => Value::Attr(Some(*a)),
+            Field::OptAttr(a) => Value::Attr(*a),
+            Field::Type(t) => Value::Type(*t),
+            Field::OptU(v) => Value::OptU(*v),
+            Field::OptAttrs(l) => Value::Attrs(l.clone()),
+            Field::OptInts(l) => Value::Ints(l.clone()),
+            Field::F64(b) => Value::F64(*b),
+            Field::F64s(l) => Value::F64s(l.clone()),
+            Field::Ss(l) => Value::Ss(l.clone()),
+        }
+    }
+}
+
+/// Read access to the attributes and types a body refers to.
+pub trait AttrLookup {
+    fn attr_data(&self, a: AttrId) -> Cow<'_, AttrData>;
+    fn type_data(&self, t: TypeId) -> &TypeData;
+}
+
+/// Where an encoder puts the attributes and types it synthesizes.
+pub trait BodyInterner: AttrLookup {
+    fn intern_attr(&mut self, d: AttrData) -> AttrId;
+    fn intern_type(&mut self, d: TypeData) -> TypeId;
+    /// Whether type `d` may be synthesized (the writer can only add types
+    /// that have a builtin binary encoding or that the module already has).
+    fn may_synthesize_type(&self, _d: &TypeData) -> bool {
+        true
+    }
+}
+
+impl AttrLookup for Context {
+    fn attr_data(&self, a: AttrId) -> Cow<'_, AttrData> {
+        Cow::Borrowed(self.attr(a))
+    }
+    fn type_data(&self, t: TypeId) -> &TypeData {
+        self.ty(t)
+    }
+}
+
+impl BodyInterner for Context {
+    fn intern_attr(&mut self, d: AttrData) -> AttrId {
+        Context::intern_attr(self, d)
+    }
+    fn intern_type(&mut self, d: TypeData) -> TypeId {
+        Context::intern_type(self, d)
+    }
+}
+
+/// Builds a dialect body: adjacent text is merged into one piece, as the
+/// text parser splits bodies, so equal values intern equal.
+#[derive(Default)]
+pub struct BodyBuilder {
+    pub pieces: Vec<BodyPiece>,
+}
+
+impl BodyBuilder {
+    pub fn text(&mut self, s: &str) {
+        if s.is_empty() {
+            return;
+        }
+        if let Some(BodyPiece::Text(t)) = self.pieces.last_mut() {
+            let mut joined = String::with_capacity(t.len() + s.len());
+            joined.push_str(t);
+            joined.push_str(s);
+            *t = joined.into();
+        } else {
+            self.pieces.push(BodyPiece::Text(s.into()));
+        }
+    }
+
+    pub fn attr(&mut self, a: AttrId) {
+        self.pieces.push(BodyPiece::Attr(a));
+    }
+
+    pub fn ty(&mut self, t: TypeId) {
+        self.pieces.push(BodyPiece::Type(t));
+    }
+}
