@@ -11,6 +11,10 @@ use num_bigint::BigInt;
 /// not required to be UTF-8.
 pub type Bytes = Box<[u8]>;
 
+/// A location's file name: shared, since a module's many locations name a
+/// few files (one allocation per file, not per location).
+pub type FileName = std::sync::Arc<[u8]>;
+
 /// One piece of a dialect attribute or type body.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BodyPiece {
@@ -133,13 +137,13 @@ pub enum AttrData {
     // ----- locations -----
     UnknownLoc,
     FileLineCol {
-        file: Bytes,
+        file: FileName,
         line: u32,
         col: u32,
     },
     /// MLIR 22's `FileLineColRange` when it is not a plain point.
     FileLineColRange {
-        file: Bytes,
+        file: FileName,
         start_line: u32,
         start_col: Option<u32>,
         end_line: Option<u32>,

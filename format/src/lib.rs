@@ -17,7 +17,7 @@ pub mod op_registry;
 pub mod types;
 pub mod use_lists;
 
-pub use attrs::{AttrData, BodyPiece, Bytes, DialectBody};
+pub use attrs::{AttrData, BodyPiece, Bytes, DialectBody, FileName};
 pub use blob::{BlobData, SharedBytes};
 pub use context::{AttrId, Context, TypeId};
 pub use ir::*;

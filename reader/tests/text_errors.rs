@@ -240,6 +240,18 @@ fn type_errors() {
 #[test]
 fn attribute_errors() {
     let op = |a: &str| format!("\"a\"() {{x = {a}}} : () -> ()");
+    // Positions and messages as mlir-opt 22 reports them (checked by hand):
+    // the symbol data after the dialect namespace.
+    check(
+        &op("#-llvm.thing<#x>"),
+        "1:19",
+        "invalid dialect namespace '\"-llvm\"'",
+    );
+    check(
+        "\"a\"() : () -> !-x.y",
+        "1:19",
+        "invalid dialect namespace '\"-x\"'",
+    );
     check(
         &op("300 : i8"),
         "1:12",

@@ -44,20 +44,38 @@ pub fn write_signed_varint(out: &mut Vec<u8>, v: i64) {
 /// Decodes a PrefixVarInt at the start of `data`: `(value, length)`, or
 /// `None` when `data` ends first. Non-minimal encodings are accepted, as
 /// upstream accepts them.
+#[inline]
 pub fn read_varint(data: &[u8]) -> Option<(u64, usize)> {
     let &first = data.first()?;
     if first & 1 == 1 {
         return Some(((first >> 1) as u64, 1));
     }
+    read_multibyte(data, first)
+}
+
+fn read_multibyte(data: &[u8], first: u8) -> Option<(u64, usize)> {
     if first == 0 {
         let bytes: [u8; 8] = data.get(1..9)?.try_into().ok()?;
         return Some((u64::from_le_bytes(bytes), 9));
     }
     let len = first.trailing_zeros() as usize + 1;
-    let raw = data.get(..len)?;
-    let mut buf = [0u8; 8];
-    buf[..len].copy_from_slice(raw);
-    Some((u64::from_le_bytes(buf) >> len, len))
+    // With 8 bytes at hand, one unaligned load and a mask; near the end
+    // of the input, byte by byte.
+    let word = match data.get(..8) {
+        Some(w) => u64::from_le_bytes(w.try_into().ok()?),
+        None => {
+            let raw = data.get(..len)?;
+            let mut buf = [0u8; 8];
+            buf[..len].copy_from_slice(raw);
+            u64::from_le_bytes(buf)
+        }
+    };
+    let word = if len == 8 {
+        word
+    } else {
+        word & ((1u64 << (8 * len)) - 1)
+    };
+    Some((word >> len, len))
 }
 
 #[cfg(test)]
@@ -102,6 +120,11 @@ mod tests {
             write_varint(&mut out, v);
             assert_eq!(read_varint(&out), Some((v, out.len())));
             assert_eq!(read_varint(&out[..out.len() - 1]), None);
+            // Followed by more input (the one-load path): set bits after
+            // the value must not leak into it.
+            let n = out.len();
+            out.extend_from_slice(&[0xff; 9]);
+            assert_eq!(read_varint(&out), Some((v, n)));
             x = x.rotate_left(7).wrapping_mul(3);
         }
         // A non-minimal two-byte form of 1 is accepted.

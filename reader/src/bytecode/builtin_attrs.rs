@@ -110,13 +110,13 @@ impl<'a> BytecodeReader<'a> {
                 AttrData::CallSiteLoc { callee, caller }
             }
             code::FILE_LINE_COL_LOC => {
-                let file = self.string_attr_ref(r)?;
+                let file = self.file_name_ref(r)?;
                 let line = read_u32(r, "line")?;
                 let col = read_u32(r, "column")?;
                 AttrData::FileLineCol { file, line, col }
             }
             code::FILE_LINE_COL_RANGE => {
-                let file = self.string_attr_ref(r)?;
+                let file = self.file_name_ref(r)?;
                 let at = r.offset();
                 let n = r.read_varint()?;
                 if n > 4 {
@@ -248,6 +248,30 @@ impl<'a> BytecodeReader<'a> {
         }
     }
 
+    /// A location's file name: a `StringAttr` reference, shared between
+    /// the locations naming the same attribute.
+    fn file_name_ref(&mut self, r: &mut Reader<'a>) -> Result<FileName> {
+        let at = r.offset();
+        let a = self.attr_ref(r)?;
+        if let Some(f) = self.file_names.get(&a) {
+            return Ok(f.clone());
+        }
+        match self.module.ctx.attr(a) {
+            AttrData::String { value, .. } => {
+                let f: FileName = value[..].into();
+                self.file_names.insert(a, f.clone());
+                Ok(f)
+            }
+            other => r.err_at(
+                at,
+                format!(
+                    "expected attribute of type: StringAttr, but got: {}",
+                    attr_kind(other)
+                ),
+            ),
+        }
+    }
+
     /// An attribute reference that must be a location.
     pub(super) fn location_ref(&mut self, r: &mut Reader<'a>) -> Result<AttrId> {
         let at = r.offset();
@@ -354,7 +378,7 @@ fn read_u32(r: &mut Reader<'_>, what: &str) -> Result<u32> {
 }
 
 /// MLIR 22's `FileLineColRange` from its N stored values (SPEC.md §6.6.2).
-fn file_line_col_range(file: Bytes, n: usize, v: [u32; 4]) -> AttrData {
+fn file_line_col_range(file: FileName, n: usize, v: [u32; 4]) -> AttrData {
     match n {
         0 => AttrData::FileLineColRange {
             file,

@@ -111,6 +111,9 @@ pub struct BytecodeReader<'a> {
     /// (once an op of that name was read) and its `registry` and `layouts`
     /// entries, looked up once instead of per op.
     op_name_cache: Vec<OpNameCache<'a>>,
+    /// Locations' file names by their `StringAttr`: shared, one
+    /// allocation per file rather than per location.
+    file_names: rmlir_format::fasthash::FastMap<AttrId, rmlir_format::FileName>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -268,6 +271,7 @@ impl<'a> BytecodeReader<'a> {
             .collect();
         let mut r = BytecodeReader {
             op_name_cache,
+            file_names: Default::default(),
             version: header.version,
             sections: section_info,
             producer: header.producer,

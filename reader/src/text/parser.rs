@@ -87,8 +87,8 @@ struct NameEntry {
     first_use: usize,
 }
 
-struct BlockScope {
-    blocks: HashMap<Vec<u8>, (BlockId, bool, usize)>,
+struct BlockScope<'a> {
+    blocks: HashMap<&'a [u8], (BlockId, bool, usize)>,
 }
 
 /// A parsed dense/sparse literal element with its sign.
@@ -119,11 +119,15 @@ struct Parser<'a> {
     depth: usize,
     /// Current region nesting.
     region_depth: usize,
-    attr_aliases: HashMap<Vec<u8>, AttrId>,
-    type_aliases: HashMap<Vec<u8>, TypeId>,
-    deferred_locs: Vec<(LocTarget, Vec<u8>, usize)>,
-    names: HashMap<Vec<u8>, NameEntry>,
-    scope_defs: Vec<Vec<Vec<u8>>>,
+    /// Names are slices of the source: no allocation per definition or use.
+    attr_aliases: HashMap<&'a [u8], AttrId>,
+    type_aliases: HashMap<&'a [u8], TypeId>,
+    deferred_locs: Vec<(LocTarget, &'a [u8], usize)>,
+    file_names: HashMap<&'a [u8], FileName>,
+    /// This input's own name, for the locations the parser makes.
+    own_file: FileName,
+    names: HashMap<&'a [u8], NameEntry>,
+    scope_defs: Vec<Vec<&'a [u8]>>,
     replacements: HashMap<ValueId, ValueId>,
     /// Operand slots that named their value before its definition: MLIR
     /// orders their uses differently (SPEC.md §2.8).
@@ -131,10 +135,11 @@ struct Parser<'a> {
     registry: &'static OpRegistry,
     /// Each op name's default properties, parsed on first use.
     default_props: HashMap<OpNameId, Option<AttrId>>,
-    block_scopes: Vec<BlockScope>,
+    block_scopes: Vec<BlockScope<'a>>,
     distinct: HashMap<u64, (u32, AttrId)>,
     unit_attr: AttrId,
     empty_dict: AttrId,
+    unknown_loc: AttrId,
     line_starts: std::cell::OnceCell<Vec<usize>>,
 }
 
@@ -143,6 +148,7 @@ impl<'a> Parser<'a> {
         let mut m = Module::new();
         let unit_attr = m.ctx.intern_attr(AttrData::Unit);
         let empty_dict = m.ctx.intern_attr(AttrData::Dictionary(Vec::new()));
+        let unknown_loc = m.ctx.intern_attr(AttrData::UnknownLoc);
         let start = lexer::skip_trivia(src, 0);
         Parser {
             src,
@@ -157,6 +163,8 @@ impl<'a> Parser<'a> {
             attr_aliases: HashMap::default(),
             type_aliases: HashMap::default(),
             deferred_locs: Vec::new(),
+            file_names: HashMap::default(),
+            own_file: file.as_bytes().into(),
             names: HashMap::default(),
             scope_defs: vec![Vec::new()],
             replacements: HashMap::default(),
@@ -167,6 +175,7 @@ impl<'a> Parser<'a> {
             distinct: HashMap::default(),
             unit_attr,
             empty_dict,
+            unknown_loc,
             line_starts: std::cell::OnceCell::new(),
         }
     }
@@ -379,6 +388,22 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// A location's file name from string token `t`: shared by every
+    /// location naming the same file (found by the source bytes when the
+    /// literal has no escapes).
+    fn file_name_of(&mut self, t: Token) -> Result<FileName> {
+        let raw: &'a [u8] = &self.src[t.start + 1..t.end - 1];
+        if raw.contains(&b'\\') {
+            return Ok(self.string_value(t)?.into());
+        }
+        if let Some(f) = self.file_names.get(raw) {
+            return Ok(f.clone());
+        }
+        let f: FileName = raw.into();
+        self.file_names.insert(raw, f.clone());
+        Ok(f)
+    }
+
     fn parse_string(&mut self, what: &str) -> Result<Vec<u8>> {
         let t = self.expect(Tok::String, what)?;
         self.string_value(t)
@@ -387,7 +412,7 @@ impl<'a> Parser<'a> {
     fn loc_at(&mut self, offset: usize) -> AttrId {
         let (line, col) = self.line_col(offset);
         self.m.ctx.intern_attr(AttrData::FileLineCol {
-            file: self.file.as_bytes().into(),
+            file: self.own_file.clone(),
             line: line as u32,
             col: col as u32,
         })
@@ -419,7 +444,7 @@ impl<'a> Parser<'a> {
         self.resolve_deferred_locs()?;
         self.finish_values()?;
         let loc = self.m.ctx.intern_attr(AttrData::FileLineCol {
-            file: self.file.as_bytes().into(),
+            file: self.own_file.clone(),
             line: 0,
             col: 0,
         });
@@ -437,8 +462,8 @@ impl<'a> Parser<'a> {
         self.src.get(p) == Some(&b'=')
     }
 
-    fn alias_name_checked(&self) -> Result<Vec<u8>> {
-        let name = self.spelling()[1..].to_vec();
+    fn alias_name_checked(&self) -> Result<&'a [u8]> {
+        let name = &self.spelling()[1..];
         if name.contains(&b'.') {
             return self
                 .err("expected an alias name without a '.' (a dotted name is a dialect symbol)");
@@ -454,7 +479,7 @@ impl<'a> Parser<'a> {
         if self.attr_aliases.contains_key(&name) {
             return self.sem_err_at(
                 at,
-                format!("redefinition of attribute alias id '{}'", lossy(&name)),
+                format!("redefinition of attribute alias id '{}'", lossy(name)),
             );
         }
         let attr = self.parse_attr(None)?;
@@ -470,7 +495,7 @@ impl<'a> Parser<'a> {
         if self.type_aliases.contains_key(&name) {
             return self.sem_err_at(
                 at,
-                format!("redefinition of type alias id '{}'", lossy(&name)),
+                format!("redefinition of type alias id '{}'", lossy(name)),
             );
         }
         let ty = self.parse_type()?;
@@ -481,15 +506,14 @@ impl<'a> Parser<'a> {
     fn resolve_deferred_locs(&mut self) -> Result<()> {
         for (target, name, at) in std::mem::take(&mut self.deferred_locs) {
             let Some(&attr) = self.attr_aliases.get(&name) else {
-                return self
-                    .sem_err_at(at, format!("undefined location alias '#{}'", lossy(&name)));
+                return self.sem_err_at(at, format!("undefined location alias '#{}'", lossy(name)));
             };
             if !self.m.ctx.attr(attr).is_location() {
                 return self.sem_err_at(
                     at,
                     format!(
                         "expected location, but '#{}' is not a location",
-                        lossy(&name)
+                        lossy(name)
                     ),
                 );
             }
@@ -628,11 +652,11 @@ impl<'a> Parser<'a> {
     fn parse_operation(&mut self) -> Result<OpId> {
         let op_start = self.tok.start;
         // Result list.
-        let mut results: Vec<(Vec<u8>, u32, usize)> = Vec::new();
+        let mut results: Vec<(&'a [u8], u32, usize)> = Vec::new();
         if self.is(Tok::PercentId) {
             loop {
                 let t = self.expect(Tok::PercentId, "an SSA result name")?;
-                let name = self.src[t.start + 1..t.end].to_vec();
+                let name = &self.src[t.start + 1..t.end];
                 let mut count = 1u32;
                 if self.eat(Tok::Colon) {
                     let c = self.expect(Tok::Integer, "a result count")?;
@@ -663,7 +687,7 @@ impl<'a> Parser<'a> {
         let name_id = self.m.op_names.intern(&name);
 
         // Operands.
-        let mut operands: Vec<(Vec<u8>, u32, usize)> = Vec::new();
+        let mut operands: Vec<(&'a [u8], u32, usize)> = Vec::new();
         self.comma_list(
             Tok::LParen,
             Tok::RParen,
@@ -751,7 +775,7 @@ impl<'a> Parser<'a> {
         }
 
         let properties = self.with_default_properties(name_id, properties, op_start)?;
-        let loc_placeholder = self.m.ctx.intern_attr(AttrData::UnknownLoc);
+        let loc_placeholder = self.unknown_loc;
         let op = self.m.new_op(
             name_id,
             operand_ids,
@@ -831,16 +855,16 @@ impl<'a> Parser<'a> {
         self.expect(Tok::LParen, "'(' in inline location")?;
         let loc = if self.is(Tok::HashId) && !self.spelling().contains(&b'.') {
             let at = self.tok.start;
-            let name = self.spelling()[1..].to_vec();
+            let name = &self.spelling()[1..];
             self.bump();
-            match self.attr_aliases.get(&name) {
+            match self.attr_aliases.get(name) {
                 Some(&a) => {
                     if !self.m.ctx.attr(a).is_location() {
                         return self.sem_err_at(
                             at,
                             format!(
                                 "expected location, but '#{}' is not a location",
-                                lossy(&name)
+                                lossy(name)
                             ),
                         );
                     }
@@ -864,9 +888,9 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn parse_value_use(&mut self) -> Result<(Vec<u8>, u32, usize)> {
+    fn parse_value_use(&mut self) -> Result<(&'a [u8], u32, usize)> {
         let t = self.expect(Tok::PercentId, "an SSA value (%name)")?;
-        let name = self.src[t.start + 1..t.end].to_vec();
+        let name = &self.src[t.start + 1..t.end];
         let mut idx = 0u32;
         // `%x#3`: the lexer stops a %-identifier at '#'.
         if self.src.get(t.end) == Some(&b'#') {
@@ -886,7 +910,7 @@ impl<'a> Parser<'a> {
 
     fn resolve_value_use(
         &mut self,
-        name: &[u8],
+        name: &'a [u8],
         idx: u32,
         at: usize,
         ty: TypeId,
@@ -932,7 +956,7 @@ impl<'a> Parser<'a> {
             ));
         }
         let v = self.m.new_value(ty, ValueDef::Placeholder, None);
-        let e = self.names.entry(name.to_vec()).or_insert(NameEntry {
+        let e = self.names.entry(name).or_insert(NameEntry {
             values: Vec::new(),
             defined: false,
             first_use: at,
@@ -944,11 +968,11 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
-    fn define_values(&mut self, name: Vec<u8>, vals: Vec<ValueId>, at: usize) -> Result<()> {
+    fn define_values(&mut self, name: &'a [u8], vals: Vec<ValueId>, at: usize) -> Result<()> {
         if let Some(e) = self.names.get(&name) {
             if e.defined {
                 return self
-                    .sem_err_at(at, format!("redefinition of SSA value '%{}'", lossy(&name)));
+                    .sem_err_at(at, format!("redefinition of SSA value '%{}'", lossy(name)));
             }
             for (i, slot) in e.values.iter().enumerate() {
                 let Some(ph) = slot else { continue };
@@ -957,7 +981,7 @@ impl<'a> Parser<'a> {
                         e.first_use,
                         format!(
                             "reference to invalid result number {i} of '%{}'",
-                            lossy(&name)
+                            lossy(name)
                         ),
                     );
                 };
@@ -966,7 +990,7 @@ impl<'a> Parser<'a> {
                         at,
                         format!(
                             "definition of SSA value '%{}' has a different type than prior uses",
-                            lossy(&name)
+                            lossy(name)
                         ),
                     );
                 }
@@ -974,7 +998,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.names.insert(
-            name.clone(),
+            name,
             NameEntry {
                 values: vals.into_iter().map(Some).collect(),
                 defined: true,
@@ -991,7 +1015,7 @@ impl<'a> Parser<'a> {
 
     fn parse_block_ref(&mut self) -> Result<BlockId> {
         let t = self.expect(Tok::CaretId, "a block name (^name)")?;
-        let name = self.src[t.start + 1..t.end].to_vec();
+        let name = &self.src[t.start + 1..t.end];
         let Some(scope) = self.block_scopes.last_mut() else {
             return self.err_at(t.start, "block reference outside of a region");
         };
@@ -1055,21 +1079,18 @@ impl<'a> Parser<'a> {
     fn parse_block_label(&mut self) -> Result<BlockId> {
         let t = self.tok;
         let b = self.parse_block_ref()?;
-        let name = self.src[t.start + 1..t.end].to_vec();
+        let name = &self.src[t.start + 1..t.end];
         let scope = self.block_scopes.last_mut().expect("inside a region");
-        let entry = scope.blocks.get_mut(&name).expect("just referenced");
+        let entry = scope.blocks.get_mut(name).expect("just referenced");
         if entry.1 {
-            return self.sem_err_at(
-                t.start,
-                format!("redefinition of block '^{}'", lossy(&name)),
-            );
+            return self.sem_err_at(t.start, format!("redefinition of block '^{}'", lossy(name)));
         }
         entry.1 = true;
         if self.is(Tok::LParen) {
             self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
                 let at = p.tok.start;
                 let vt = p.expect(Tok::PercentId, "a block argument name")?;
-                let vname = p.src[vt.start + 1..vt.end].to_vec();
+                let vname = &p.src[vt.start + 1..vt.end];
                 p.expect(Tok::Colon, "':' and the argument's type")?;
                 let ty = p.parse_type()?;
                 let default_loc = p.loc_at(at);

@@ -110,6 +110,10 @@ struct Collector<'m> {
     m: &'m Module,
     entries: Vec<Entry>,
     index: SymTable,
+    /// `op_has_registered_properties` by op name, decided once per name.
+    registered_props: Vec<bool>,
+    /// A reused buffer for an op's merged attributes.
+    scratch: Vec<(&'m [u8], AttrId)>,
 }
 
 /// Whether the op's inherent attributes live in its properties and are
@@ -123,10 +127,20 @@ pub fn op_has_registered_properties(m: &Module, op: OpId) -> bool {
 
 impl Aliases {
     pub fn compute(m: &Module, top: OpId) -> Aliases {
+        let registered_props = (0..m.op_names.len())
+            .map(|i| {
+                let name = m.op_names.get(rmlir_format::OpNameId(i as u32));
+                let dialect = name.split(|&c| c == b'.').next().unwrap_or(b"");
+                std::str::from_utf8(dialect)
+                    .is_ok_and(rmlir_format::dialects::is_registered_dialect)
+            })
+            .collect();
         let mut c = Collector {
             m,
             entries: Vec::new(),
             index: SymTable::new(m),
+            registered_props,
+            scratch: Vec::new(),
         };
         c.visit_op(top);
         let mut aliased: Vec<usize> = (0..c.entries.len())
@@ -189,21 +203,23 @@ impl Collector<'_> {
         }
         // `getAttrs()`: inherent attributes (from properties, for ops whose
         // dialect is registered) merged with the discardable ones by name.
-        let mut attrs: Vec<(&[u8], AttrId)> = Vec::new();
+        let mut attrs = std::mem::take(&mut self.scratch);
         if let AttrData::Dictionary(d) = m.ctx.attr(o.attributes) {
             attrs.extend(d.iter().map(|(n, a)| (&n[..], *a)));
         }
         if let Some(p) = o.properties {
-            if op_has_registered_properties(m, op) {
+            if self.registered_props[o.name.0 as usize] {
                 if let AttrData::Dictionary(d) = m.ctx.attr(p) {
                     attrs.extend(d.iter().map(|(n, a)| (&n[..], *a)));
                     attrs.sort_by(|a, b| a.0.cmp(b.0));
                 }
             }
         }
-        for (_, a) in attrs {
+        for &(_, a) in &attrs {
             self.visit_attr(a, false);
         }
+        attrs.clear();
+        self.scratch = attrs;
     }
 
     fn lookup(&mut self, sym: Sym, can_be_deferred: bool) -> Option<(u32, usize)> {
@@ -215,6 +231,10 @@ impl Collector<'_> {
     }
 
     fn mark_non_deferrable(&mut self, i: usize) {
+        // Most lookups hit an already-marked entry: no stack for those.
+        if !self.entries[i].can_be_deferred {
+            return;
+        }
         let mut stack = vec![i];
         while let Some(i) = stack.pop() {
             if !self.entries[i].can_be_deferred {

@@ -437,12 +437,13 @@ impl<'a> Parser<'a> {
                 Ok(a)
             }
             Tok::String => {
-                let s = self.parse_string("a location")?;
+                let t = self.expect(Tok::String, "a location")?;
                 if self.eat(Tok::Colon) {
+                    let s = self.file_name_of(t)?;
                     let line = self.parse_loc_number()?;
                     if !self.eat(Tok::Colon) {
                         return Ok(self.m.ctx.intern_attr(AttrData::FileLineColRange {
-                            file: s.into_boxed_slice(),
+                            file: s,
                             start_line: line,
                             start_col: None,
                             end_line: None,
@@ -452,7 +453,7 @@ impl<'a> Parser<'a> {
                     let col = self.parse_loc_number()?;
                     if !self.is_kw("to") {
                         return Ok(self.m.ctx.intern_attr(AttrData::FileLineCol {
-                            file: s.into_boxed_slice(),
+                            file: s,
                             line,
                             col,
                         }));
@@ -466,13 +467,14 @@ impl<'a> Parser<'a> {
                         (l, self.parse_loc_number()?)
                     };
                     return Ok(self.m.ctx.intern_attr(AttrData::FileLineColRange {
-                        file: s.into_boxed_slice(),
+                        file: s,
                         start_line: line,
                         start_col: Some(col),
                         end_line: Some(end_line),
                         end_col: Some(end_col),
                     }));
                 }
+                let s = self.string_value(t)?;
                 let child = if self.eat(Tok::LParen) {
                     let c = self.parse_location_instance()?;
                     self.expect(Tok::RParen, "')' after child location of NameLoc")?;
@@ -598,6 +600,22 @@ impl<'a> Parser<'a> {
             // Verbose form: the data is between the angle brackets.
             None => (t.end + 1, end - 1),
         };
+        // MLIR's `Dialect::isValidNamespace`, checked by the opaque
+        // attribute and type verifiers: `[a-zA-Z_][a-zA-Z_0-9$]*`. Other
+        // names (`#-llvm.x`) could not be written and read back.
+        let valid = dialect
+            .bytes()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+            && dialect
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$');
+        if !valid {
+            return self.sem_err_at(
+                sym_start.min(self.src.len()),
+                format!("invalid dialect namespace '\"{dialect}\"'"),
+            );
+        }
         Ok((dialect, sym_start, sym_end, end))
     }
 
