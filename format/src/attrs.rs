@@ -41,6 +41,18 @@ pub struct DialectBody {
 }
 
 impl DialectBody {
+    /// Whether the body is an attribute of kind `mnemonic`: the mnemonic,
+    /// then its parameters in `<…>` or nothing (`di_file<…>`, not
+    /// `di_file$<…>`). Only such an attribute can be printed stripped.
+    pub fn is_kind(&self, mnemonic: &str) -> bool {
+        match self.pieces.first() {
+            Some(BodyPiece::Text(t)) => t.strip_prefix(mnemonic).is_some_and(|rest| {
+                rest.starts_with('<') || (rest.is_empty() && self.pieces.len() == 1)
+            }),
+            _ => false,
+        }
+    }
+
     /// The leading identifier of the body (`encoding` in
     /// `#sparse_tensor.encoding<{..}>`), used to pick a dialect alias.
     pub fn mnemonic(&self) -> &str {

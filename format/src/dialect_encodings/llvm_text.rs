@@ -205,13 +205,12 @@ fn attr_fits(d: &AttrData, ty: ParamTy) -> bool {
             matches!(d, AttrData::Dialect { body, .. } if &*body.dialect == "llvm")
         }
         ParamTy::Stripped(mnemonic) => match d {
+            // The test the printer makes (`strip_mnemonic`): the body is
+            // the mnemonic, then `<` or nothing (an expression element's
+            // opcode follows its mnemonic directly). `#llvm<di_file$$<…>>`
+            // is not a `di_file`.
             AttrData::Dialect { body, .. } if &*body.dialect == "llvm" => {
-                // Expression elements are written without their mnemonic
-                // (`DW_OP_deref`), so only their dialect is known here.
-                body.mnemonic() == mnemonic
-                    || LLVM_ATTRS
-                        .iter()
-                        .any(|s| s.mnemonic == mnemonic && s.format == Format::DiExpressionElem)
+                strip_mnemonic(&body.pieces, mnemonic).is_some()
             }
             _ => false,
         },

@@ -875,7 +875,7 @@ impl<'a> Parser<'a> {
                 // prints stripped is still a stripped attribute.
                 let stripped = here.filter(|(nested, _)| match self.m.ctx.attr(a) {
                     AttrData::Dialect { body, .. } => {
-                        &*body.dialect == dialect && body.mnemonic() == *nested
+                        &*body.dialect == dialect && body.is_kind(nested)
                     }
                     _ => false,
                 });
