@@ -76,8 +76,11 @@ pub fn known_failures(file: &str) -> std::collections::BTreeSet<(String, String)
         .collect()
 }
 pub mod arbitrary_ir;
+pub mod distinct_reach;
 pub mod large;
 pub mod oracle;
+
+pub use distinct_reach::textual_entry_reaches_distinct;
 
 /// Whether a line of a printed module has a dialect attribute
 /// (`#dialect.name<...>`) together with a `distinct[` id: the known case
