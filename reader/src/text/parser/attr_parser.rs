@@ -884,7 +884,21 @@ impl<'a> Parser<'a> {
                         list_next = is_list.then_some(nested);
                         BodyPiece::Stripped(a)
                     }
-                    None => BodyPiece::Attr(a),
+                    // An alias of a type attribute (`#t = !llvm.x<…>`)
+                    // prints as the type, which reads back as a type
+                    // piece: keep it as one, so that the body is the
+                    // same whichever way it was read.
+                    None => match self.m.ctx.attr(a) {
+                        AttrData::Type(t)
+                            if matches!(
+                                self.m.ctx.ty(*t),
+                                TypeData::Dialect(_) | TypeData::Opaque { .. }
+                            ) =>
+                        {
+                            BodyPiece::Type(*t)
+                        }
+                        _ => BodyPiece::Attr(a),
+                    },
                 }
             };
             pieces.push(piece);
