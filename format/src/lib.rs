@@ -14,6 +14,7 @@ pub mod fasthash;
 pub mod float;
 pub mod ir;
 pub mod op_registry;
+pub mod symbol_body;
 pub mod types;
 pub mod use_lists;
 

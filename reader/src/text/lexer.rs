@@ -78,20 +78,7 @@ pub fn skip_trivia(src: &[u8], mut pos: usize) -> usize {
     }
 }
 
-/// The end of a string literal starting at `start` (which holds `"`), or
-/// `None` if it is not terminated on its line.
-pub fn string_end(src: &[u8], start: usize) -> Option<usize> {
-    let mut p = start + 1;
-    while p < src.len() {
-        match src[p] {
-            b'"' => return Some(p + 1),
-            b'\\' => p += 2,
-            b'\n' | b'\r' => return None,
-            _ => p += 1,
-        }
-    }
-    None
-}
+pub use rmlir_format::symbol_body::string_end;
 
 /// Lexes one token at `pos` (trivia already skipped).
 pub fn lex(src: &[u8], pos: usize) -> Token {

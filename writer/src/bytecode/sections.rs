@@ -200,12 +200,23 @@ pub fn dialect_section(num: &Numbering<'_>, strings: &mut Strings) -> Encoder {
 
 /// A textual entry ends at its NUL; text holding a NUL byte (a raw NUL in
 /// an opaque dialect attribute's string, which the text parser keeps as
-/// MLIR's lexer does) cannot be one. Refused rather than written unreadable.
+/// MLIR's lexer does) cannot be one; nor can text whose body does not scan
+/// back (`symbol_body::entry_rescans`). Refused rather than written
+/// unreadable.
 fn checked_text_entry(what: &str, text: String) -> Result<String, WriteError> {
     if text.contains('\0') {
         let shown: String = text.chars().take(80).collect();
         return Err(WriteError::new(format!(
             "cannot write the {what} `{}` as a textual bytecode entry: it contains a NUL byte",
+            shown.escape_debug()
+        )));
+    }
+    // Text that does not scan back as one symbol (`!foo<bar->`: mlir-opt
+    // prints the data `bar-` so, and writes bytes it cannot read back).
+    if let Err(e) = rmlir_format::symbol_body::entry_rescans(&text) {
+        let shown: String = text.chars().take(80).collect();
+        return Err(WriteError::new(format!(
+            "cannot write the {what} `{}` as a textual bytecode entry: its text would not read back ({e})",
             shown.escape_debug()
         )));
     }

@@ -622,57 +622,16 @@ impl<'a> Parser<'a> {
     /// Scans a `<...>` body with nested punctuation and strings, as MLIR's
     /// `parseDialectSymbolBody` does (`->` is not a closing '>').
     fn scan_balanced_body(&self, start: usize) -> Result<usize> {
-        let mut stack: Vec<u8> = Vec::new();
-        let mut p = start;
-        loop {
-            let Some(&c) = self.src.get(p) else {
-                return match stack.last() {
-                    Some(&open) => self.err_at(
-                        start,
-                        format!(
-                            "unbalanced '{}' character in pretty dialect name",
-                            open as char
-                        ),
-                    ),
-                    None => self.err_at(start, "unexpected end of input in pretty dialect name"),
-                };
+        use rmlir_format::symbol_body::{scan_symbol_body, BodyScanError};
+        scan_symbol_body(self.src, start).or_else(|e| {
+            let at = match e {
+                BodyScanError::Unbalanced { at, .. }
+                | BodyScanError::UnterminatedString { at }
+                | BodyScanError::Nul { at } => at,
+                BodyScanError::UnexpectedEnd => start,
             };
-            p += 1;
-            match c {
-                b'<' | b'[' | b'(' | b'{' => stack.push(c),
-                b'-' if self.src.get(p) == Some(&b'>') => p += 1,
-                b'>' | b']' | b')' | b'}' => {
-                    let want = match c {
-                        b'>' => b'<',
-                        b']' => b'[',
-                        b')' => b'(',
-                        _ => b'{',
-                    };
-                    if stack.last() != Some(&want) {
-                        let open = stack.last().copied().unwrap_or(b'<');
-                        return self.err_at(
-                            p - 1,
-                            format!(
-                                "unbalanced '{}' character in pretty dialect name",
-                                open as char
-                            ),
-                        );
-                    }
-                    stack.pop();
-                }
-                b'"' => match lexer::string_end(self.src, p - 1) {
-                    Some(e) => p = e,
-                    None => {
-                        return self.err_at(p - 1, "unterminated string in dialect symbol body")
-                    }
-                },
-                0 => return self.err_at(p - 1, "unexpected nul in pretty dialect name"),
-                _ => {}
-            }
-            if stack.is_empty() {
-                return Ok(p);
-            }
-        }
+            self.err_at(at, e.to_string())
+        })
     }
 
     /// For a registered dialect, splits the symbol data into text and
