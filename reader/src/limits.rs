@@ -25,15 +25,22 @@ pub struct Limits {
     /// elements). Independently of this limit, every count is checked
     /// against the bytes that remain before anything is allocated for it.
     pub max_count: usize,
+    /// Maximum alignment of a resource blob in text (`"0x<alignment><data>"`).
+    /// Written bytecode pads each blob to its alignment, so `0x80000000`
+    /// in a 30-byte literal would make a 2 GiB file (mlir-opt 22 aborts on
+    /// it, out of memory). Real blobs use the alignment of their element
+    /// type; 64 KiB leaves room for page-aligned weights.
+    pub max_blob_alignment: u32,
 }
 
 impl Limits {
     /// The defaults: 256 region levels, 256 attribute/type levels, counts
-    /// up to 2^32 - 1.
+    /// up to 2^32 - 1, blob alignments up to 64 KiB.
     pub const DEFAULT: Limits = Limits {
         max_region_depth: 256,
         max_attr_type_depth: 256,
         max_count: u32::MAX as usize,
+        max_blob_alignment: 1 << 16,
     };
 }
 

@@ -380,6 +380,13 @@ fn attribute_errors() {
 
 #[test]
 fn file_metadata_errors() {
+    // Alignment 2^31 would pad the written blob to 2 GiB (found by the
+    // text_roundtrip fuzzer; mlir-opt 22 aborts on it).
+    check(
+        "{-#\n  dialect_resources: {\n    builtin: {\n      b: \"0x0000008000\"\n    }\n  }\n#-}\n",
+        "4:10",
+        "resource blob alignment 2147483648 is larger than the limit 65536 (Limits::max_blob_alignment)",
+    );
     check(
         "{-# bogus: {} #-}",
         "1:5",

@@ -22,7 +22,7 @@ fn on_stack<T: Send + 'static>(bytes: usize, f: impl FnOnce() -> T + Send + 'sta
 const SMALL: Limits = Limits {
     max_region_depth: 32,
     max_attr_type_depth: 32,
-    max_count: u32::MAX as usize,
+    ..Limits::DEFAULT
 };
 
 /// `n` nested regions of generic text.

@@ -639,6 +639,16 @@ impl<'a> Parser<'a> {
                     format!("resource blob alignment {alignment} is not a power of two"),
                 );
             }
+            if alignment > self.limits.max_blob_alignment {
+                return Err(Error::new(
+                    ErrorKind::Limit,
+                    format!(
+                        "resource blob alignment {alignment} is larger than the limit {} (Limits::max_blob_alignment)",
+                        self.limits.max_blob_alignment
+                    ),
+                    self.position(at),
+                ));
+            }
             return Ok(ResourceValue::Blob {
                 alignment,
                 data: bytes[4..].to_vec().into(),
