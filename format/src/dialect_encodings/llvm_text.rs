@@ -60,19 +60,18 @@ pub fn spec_of(code: u64) -> Option<&'static AttrSpec> {
     LLVM_ATTRS.iter().find(|s| s.code == code)
 }
 
-/// The body (mnemonic first) of the llvm attribute `spec` with fields
-/// `values`, one per read step, as mlir-opt 22 prints it.
+/// The body (mnemonic first) of the llvm attribute `spec` (of the kind
+/// whose C++ class is `kind`, for messages) with fields `values`, one per
+/// read step, as mlir-opt 22 prints it.
 pub fn print<L: AttrLookup + ?Sized>(
     look: &L,
     spec: &AttrSpec,
+    kind: &KindSpec,
     values: &[Value<'_>],
 ) -> Result<Vec<BodyPiece>> {
-    let class = dialect_spec(b"llvm")
-        .and_then(|d| d.attrs.iter().find(|k| k.code == spec.code))
-        .map_or("?", |k| k.class);
     let mut p = Printer {
         look,
-        class,
+        class: kind.class,
         values,
         b: BodyBuilder::default(),
     };
@@ -301,7 +300,7 @@ pub fn canonical(space: &mut dyn BodyInterner, pieces: &[BodyPiece]) -> Option<V
     let e = encode(space, pieces)?;
     let values: Vec<Value<'_>> = e.fields.iter().map(Field::as_value).collect();
     let look: &dyn AttrLookup = space;
-    print(look, e.spec, &values).ok()
+    print(look, e.spec, e.kind, &values).ok()
 }
 
 /// A parameter value in the form of its read step (absent parameters take
@@ -426,6 +425,17 @@ fn llvm_params(
     Some(vals)
 }
 
+/// Consumes the `, ` before another element of a list parameter: one
+/// follows unless a parameter (`name = `) does.
+fn next_element(c: &mut BodyCursor<'_>) -> bool {
+    let save = c.pos;
+    if c.eat(", ") && !c.at_param() {
+        return true;
+    }
+    c.pos = save;
+    false
+}
+
 /// One parameter value of type `ty` at the cursor.
 fn param(space: &mut dyn BodyInterner, ty: ParamTy, c: &mut BodyCursor<'_>) -> Option<PVal> {
     match ty {
@@ -437,13 +447,9 @@ fn param(space: &mut dyn BodyInterner, ty: ParamTy, c: &mut BodyCursor<'_>) -> O
                 } else {
                     list.push(Some(single_attr(space, *elem, c)?));
                 }
-                // Another element follows `, ` unless a parameter does.
-                let save = c.pos;
-                if c.eat(", ") && !c.at_param() {
-                    continue;
+                if !next_element(c) {
+                    break;
                 }
-                c.pos = save;
-                break;
             }
             Some(PVal::Attrs(list))
         }
@@ -451,12 +457,9 @@ fn param(space: &mut dyn BodyInterner, ty: ParamTy, c: &mut BodyCursor<'_>) -> O
             let mut list = Vec::new();
             loop {
                 list.push(c.token()?.parse().ok()?);
-                let save = c.pos;
-                if c.eat(", ") && !c.at_param() {
-                    continue;
+                if !next_element(c) {
+                    break;
                 }
-                c.pos = save;
-                break;
             }
             Some(PVal::Ints(list))
         }

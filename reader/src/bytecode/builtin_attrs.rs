@@ -236,16 +236,7 @@ impl<'a> BytecodeReader<'a> {
     pub(super) fn string_attr_ref(&mut self, r: &mut Reader<'a>) -> Result<Bytes> {
         let at = r.offset();
         let a = self.attr_ref(r)?;
-        match self.module.ctx.attr(a) {
-            AttrData::String { value, .. } => Ok(value.clone()),
-            other => r.err_at(
-                at,
-                format!(
-                    "expected attribute of type: StringAttr, but got: {}",
-                    attr_kind(other)
-                ),
-            ),
-        }
+        self.string_value(a, r, at).map(Bytes::from)
     }
 
     /// A location's file name: a `StringAttr` reference, shared between
@@ -256,12 +247,15 @@ impl<'a> BytecodeReader<'a> {
         if let Some(f) = self.file_names.get(&a) {
             return Ok(f.clone());
         }
+        let f = FileName::from(self.string_value(a, r, at)?);
+        self.file_names.insert(a, f.clone());
+        Ok(f)
+    }
+
+    /// The bytes of `a`, which must be a `StringAttr` (referenced at `at`).
+    fn string_value(&self, a: AttrId, r: &Reader<'a>, at: usize) -> Result<&[u8]> {
         match self.module.ctx.attr(a) {
-            AttrData::String { value, .. } => {
-                let f: FileName = value[..].into();
-                self.file_names.insert(a, f.clone());
-                Ok(f)
-            }
+            AttrData::String { value, .. } => Ok(value),
             other => r.err_at(
                 at,
                 format!(

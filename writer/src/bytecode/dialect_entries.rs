@@ -485,9 +485,10 @@ mod quant {
         }
         let id = c.ident()?;
         let kind = FloatKind::from_keyword(&id)?;
-        // Only kinds with a builtin binary encoding are synthesized.
+        // Only kinds with a builtin binary encoding (or that the module
+        // has) are synthesized.
         let d = TypeData::Float(kind);
-        if space.ctx().find_type(&d).is_none() && !crate::bytecode::entries::type_has_encoding(&d) {
+        if !rmlir_format::dialect_encodings::BodyInterner::may_synthesize_type(space, &d) {
             return None;
         }
         Some(space.intern_type(d))

@@ -25,7 +25,7 @@ pub(super) fn build_attr(
             ),
         );
     };
-    let pieces = match llvm_text::print(&reader.module.ctx, spec, &entry.values) {
+    let pieces = match llvm_text::print(&reader.module.ctx, spec, entry.kind, &entry.values) {
         Ok(p) => p,
         Err(e) => {
             return match e.field {
