@@ -795,6 +795,11 @@ impl<'a> Parser<'a> {
             }
             let prev_ident = p > start && lexer::is_ident_char(self.src[p - 1]);
             let nested = match c {
+                // A reference glued to identifier characters (`di_file#loc7`)
+                // stays text: what it names may print starting with a
+                // letter (`loc(…)`, `dense<…>`, `i32`), which would fuse
+                // with them into one identifier on the way back (SPEC §2.4).
+                b'#' | b'!' if prev_ident => false,
                 b'#' | b'!' => {
                     let n = self.src.get(p + 1).copied().unwrap_or(0);
                     n.is_ascii_alphanumeric() || n == b'_'
