@@ -795,11 +795,6 @@ impl<'a> Parser<'a> {
             }
             let prev_ident = p > start && lexer::is_ident_char(self.src[p - 1]);
             let nested = match c {
-                // A reference glued to identifier characters (`di_file#loc7`)
-                // stays text: what it names may print starting with a
-                // letter (`loc(…)`, `dense<…>`, `i32`), which would fuse
-                // with them into one identifier on the way back (SPEC §2.4).
-                b'#' | b'!' if prev_ident => false,
                 b'#' | b'!' => {
                     let n = self.src.get(p + 1).copied().unwrap_or(0);
                     n.is_ascii_alphanumeric() || n == b'_'
@@ -835,6 +830,15 @@ impl<'a> Parser<'a> {
             } else {
                 let here = self.stripped_at(dialect, mnemonic, start, open, p, list);
                 let a = self.parse_attr_no_trailing()?;
+                if prev_ident && prints_as_aliasable_keyword(self.m.ctx.attr(a)) {
+                    // `di_file#loc7`: written out in full (a textual
+                    // bytecode entry, `--local-scope`) it would be
+                    // `di_fileloc(…)`, one identifier (SPEC §2.4).
+                    return self.err_at(
+                        p,
+                        "expected whitespace or punctuation between an identifier and this location, affine map, integer set or distinct attribute in a dialect body",
+                    );
+                }
                 // An alias (`file = #di_file`) in a parameter the dialect
                 // prints stripped is still a stripped attribute.
                 let stripped = here.filter(|(nested, _)| match self.m.ctx.attr(a) {
@@ -1002,4 +1006,15 @@ pub(super) fn normalize_int(v: BigInt, width: u32, signedness: Signedness) -> Op
             }
         }
     }
+}
+
+/// Whether an attribute is printed either as an alias (`#loc3`, `#map`,
+/// `#set`, `#distinct`) or in full as a bare keyword form (`loc(…)`,
+/// `affine_map<…>`, `affine_set<…>`, `distinct[…]<…>`): the forms the body
+/// scanner recognizes only where no identifier character precedes them.
+fn prints_as_aliasable_keyword(a: &AttrData) -> bool {
+    matches!(
+        a,
+        AttrData::AffineMap(_) | AttrData::IntegerSet(_) | AttrData::Distinct { .. }
+    ) || a.is_location()
 }
