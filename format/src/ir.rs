@@ -4,7 +4,7 @@
 
 use crate::attrs::Bytes;
 use crate::context::{AttrId, Context, TypeId};
-use std::collections::HashMap;
+use crate::fasthash::FastMap as HashMap;
 
 macro_rules! id_type {
     ($(#[$m:meta])* $name:ident) => {

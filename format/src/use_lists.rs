@@ -10,8 +10,8 @@
 //! [`Module::use_list_orders`]: `order[k]` is the in-memory position of the
 //! k-th use in reference order.
 
+use crate::fasthash::FastMap as HashMap;
 use crate::ir::{Module, OpId, ValueId};
-use std::collections::HashMap;
 
 /// Every use of every value of the ops reachable from the top, grouped by
 /// value (compressed rows: the uses of value `v` are
@@ -116,7 +116,7 @@ pub fn text_parser_orders(
 ) -> HashMap<ValueId, Vec<u32>> {
     let table = UseTable::new(m);
     let pre = preorder_ids(m);
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     let mut memory: Vec<(OpId, u32)> = Vec::new();
     let mut reference: Vec<(OpId, u32)> = Vec::new();
     for v in table.shared_values() {

@@ -12,8 +12,8 @@ mod model;
 
 use crate::attrs::AttrData;
 use crate::context::{AttrId, Context};
+use crate::fasthash::FastMap as HashMap;
 pub use model::{Field, FieldKind, OpInfo, RegistryData};
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// Registered operations by name.
@@ -112,7 +112,7 @@ impl OpRegistry {
     pub fn from_data(data: RegistryData) -> Self {
         let mut r = OpRegistry {
             release: data.mlir_release,
-            ops: HashMap::with_capacity(data.ops.len()),
+            ops: HashMap::with_capacity_and_hasher(data.ops.len(), Default::default()),
         };
         for op in data.ops {
             r.insert(op);

@@ -10,9 +10,9 @@ use rmlir_format::bytecode::{
     op_mask, SectionId, VERSION_ELIDE_UNKNOWN_BLOCK_ARG_LOC, VERSION_LAZY_LOADING,
     VERSION_USE_LIST_ORDERING,
 };
+use rmlir_format::fasthash::FastMap as HashMap;
 use rmlir_format::use_lists;
 use rmlir_format::*;
-use std::collections::HashMap;
 
 /// The still-encoded regions of one isolated operation.
 pub struct LazyRegions<'a> {

@@ -37,7 +37,7 @@ pub struct AttrSpace<'m> {
     /// Dense attributes whose bytes are MLIR's storage as they are (built
     /// by the writer from a dialect's parameters), not literals whose
     /// padding bits the writer clears (see `entries::write_attr`).
-    raw_dense: std::collections::HashSet<AttrId>,
+    raw_dense: rmlir_format::fasthash::FastSet<AttrId>,
     /// `resolve` of `AttrRef::Str` by the bytes, without building the
     /// attribute: every dictionary key and file name goes through it.
     strs: HashMap<Box<[u8]>, AttrId>,

@@ -10,9 +10,9 @@ use super::entries::{self, Sink};
 use super::interner::{AttrRef, AttrSpace};
 use super::properties::{self, OpProps};
 use super::WriteError;
+use rmlir_format::fasthash::FastMap as HashMap;
 use rmlir_format::op_registry::OpRegistry;
 use rmlir_format::*;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 const UNSET: u32 = u32::MAX;
@@ -87,21 +87,21 @@ impl<'m> Numbering<'m> {
             attr_index: vec![UNSET; space.len()],
             space,
             dialects: Vec::new(),
-            dialect_ids: HashMap::new(),
+            dialect_ids: HashMap::default(),
             attrs: Vec::new(),
             types: Vec::new(),
             op_names: Vec::new(),
             type_index: vec![UNSET; m.ctx.num_types()],
             op_name_index: vec![UNSET; m.op_names.len()],
-            op_name_info: HashMap::new(),
+            op_name_info: HashMap::default(),
             value_ids: vec![UNSET; m.values.len()],
             block_index: vec![UNSET; m.blocks.len()],
-            region_counts: HashMap::new(),
+            region_counts: HashMap::default(),
             isolated: compute_isolation(m, top, registry),
             resource_refs: Vec::new(),
-            resource_ids: HashMap::new(),
-            custom_attrs: HashMap::new(),
-            custom_types: HashMap::new(),
+            resource_ids: HashMap::default(),
+            custom_attrs: HashMap::default(),
+            custom_types: HashMap::default(),
             error: None,
             next_value: 0,
         };

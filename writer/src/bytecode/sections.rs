@@ -15,8 +15,8 @@ use rmlir_format::bytecode::{
     resource_kind, SectionId, VERSION_DIALECT_VERSIONING, VERSION_ELIDE_UNKNOWN_BLOCK_ARG_LOC,
     VERSION_LAZY_LOADING, VERSION_NATIVE_PROPERTIES, VERSION_USE_LIST_ORDERING,
 };
+use rmlir_format::fasthash::FastMap as HashMap;
 use rmlir_format::*;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The string table: strings get indices in order of first use.
