@@ -4,8 +4,8 @@
 //! before attributes, alias name) and numbered per name. Locations used
 //! only as op locations may be printed after the operation ("deferred").
 
+use rmlir_format::fasthash::FastMap as HashMap;
 use rmlir_format::*;
-use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Sym {
@@ -18,7 +18,8 @@ struct Entry {
     alias: Option<&'static str>,
     depth: u32,
     can_be_deferred: bool,
-    children: Vec<usize>,
+    /// This entry's children: `Collector::child_list[start..start + len]`.
+    children: (u32, u32),
 }
 
 /// The final alias of a symbol.
@@ -111,9 +112,14 @@ struct Collector<'m> {
     entries: Vec<Entry>,
     index: SymTable,
     /// `op_has_registered_properties` by op name, decided once per name.
-    registered_props: Vec<bool>,
+    registered_props: &'m [bool],
     /// A reused buffer for an op's merged attributes.
     scratch: Vec<(&'m [u8], AttrId)>,
+    /// (depth, entry) of the children of the symbols being visited, one
+    /// segment per level of the walk: no vector per symbol.
+    stack: Vec<(u32, usize)>,
+    /// Every entry's children, as entry indices, in one vector.
+    child_list: Vec<u32>,
 }
 
 /// Whether the op's inherent attributes live in its properties and are
@@ -126,8 +132,12 @@ pub fn op_has_registered_properties(m: &Module, op: OpId) -> bool {
 }
 
 impl Aliases {
-    pub fn compute(m: &Module, top: OpId) -> Aliases {
-        let registered_props = (0..m.op_names.len())
+    /// The aliases of the module under `top`. The walk is split across
+    /// threads for a top block of `PAR_MIN_OPS` ops or more, and always
+    /// (into at least two runs) with `force_split`, so that tests cover
+    /// the merge on small modules.
+    pub fn compute(m: &Module, top: OpId, force_split: bool) -> Aliases {
+        let registered_props: Vec<bool> = (0..m.op_names.len())
             .map(|i| {
                 let name = m.op_names.get(rmlir_format::OpNameId(i as u32));
                 let dialect = name.split(|&c| c == b'.').next().unwrap_or(b"");
@@ -135,14 +145,7 @@ impl Aliases {
                     .is_ok_and(rmlir_format::dialects::is_registered_dialect)
             })
             .collect();
-        let mut c = Collector {
-            m,
-            entries: Vec::new(),
-            index: SymTable::new(m),
-            registered_props,
-            scratch: Vec::new(),
-        };
-        c.visit_op(top);
+        let c = Collector::walk(m, top, &registered_props, force_split);
         let mut aliased: Vec<usize> = (0..c.entries.len())
             .filter(|&i| c.entries[i].alias.is_some())
             .collect();
@@ -153,7 +156,7 @@ impl Aliases {
                 .then_with(|| matches!(eb.sym, Sym::Type(_)).cmp(&matches!(ea.sym, Sym::Type(_))))
                 .then_with(|| ea.alias.cmp(&eb.alias))
         });
-        let mut counts: HashMap<&'static str, u32> = HashMap::new();
+        let mut counts: HashMap<&'static str, u32> = HashMap::default();
         let mut index = SymTable::new(m);
         let mut list = Vec::with_capacity(aliased.len());
         for i in aliased {
@@ -175,26 +178,148 @@ impl Aliases {
     }
 }
 
-impl Collector<'_> {
+impl<'m> Collector<'m> {
+    fn new(m: &'m Module, registered_props: &'m [bool]) -> Self {
+        Collector {
+            m,
+            entries: Vec::new(),
+            index: SymTable::new(m),
+            registered_props,
+            scratch: Vec::new(),
+            stack: Vec::new(),
+            child_list: Vec::new(),
+        }
+    }
+
+    /// The walk of `visit_op(top)`, with the top block's ops split into
+    /// one contiguous run per thread when it is large. Each run is walked
+    /// by its own collector and the results are merged in order: the
+    /// entries new to a later run come after the earlier runs' entries in
+    /// the order the run met them, exactly where a single walk would have
+    /// put them, and a symbol is deferrable only if it is in every run
+    /// that met it. Depths and children do not depend on the walk.
+    fn walk(m: &'m Module, top: OpId, registered_props: &'m [bool], force_split: bool) -> Self {
+        let mut c = Collector::new(m, registered_props);
+        let o = m.op(top);
+        let threads = if force_split {
+            rayon::current_num_threads().max(2)
+        } else {
+            rayon::current_num_threads()
+        };
+        let big_block = match &o.regions[..] {
+            [r] => match &m.region(*r).blocks[..] {
+                [b] if threads > 1
+                    && m.block(*b).ops.len() > 1
+                    && (force_split || m.block(*b).ops.len() >= super::printer::PAR_MIN_OPS) =>
+                {
+                    Some(*b)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(b) = big_block else {
+            c.visit_op(top);
+            return c;
+        };
+        c.visit_attr(o.loc, true);
+        c.visit_block_args(b);
+        let ops = &m.block(b).ops;
+        let per = ops.len().div_ceil(threads);
+        let (first, runs) = rayon::join(
+            || {
+                for &op in &ops[..per] {
+                    c.visit_op(op);
+                }
+                c
+            },
+            || {
+                use rayon::prelude::*;
+                ops[per..]
+                    .par_chunks(per)
+                    .map(|run| {
+                        let mut k = Collector::new(m, registered_props);
+                        for &op in run {
+                            k.visit_op(op);
+                        }
+                        k
+                    })
+                    .collect::<Vec<_>>()
+            },
+        );
+        let mut c = first;
+        for k in runs {
+            c.merge(k);
+        }
+        c.visit_op_operands_and_attrs(top);
+        c
+    }
+
+    /// Appends the entries of a later run (see `walk`).
+    fn merge(&mut self, k: Collector<'m>) {
+        let mut to_here = Vec::with_capacity(k.entries.len());
+        let first_new = self.entries.len();
+        for e in &k.entries {
+            match self.index.get(e.sym) {
+                Some(g) => {
+                    self.entries[g as usize].can_be_deferred &= e.can_be_deferred;
+                    to_here.push(g);
+                }
+                None => {
+                    let g = u32::try_from(self.entries.len()).expect("fewer than 2^32 symbols");
+                    self.entries.push(Entry {
+                        sym: e.sym,
+                        alias: e.alias,
+                        depth: e.depth,
+                        can_be_deferred: e.can_be_deferred,
+                        children: e.children,
+                    });
+                    self.index.insert(e.sym, g);
+                    to_here.push(g);
+                }
+            }
+        }
+        for e in &mut self.entries[first_new..] {
+            let (start, len) = e.children;
+            let here = self.child_list.len() as u32;
+            self.child_list.extend(
+                k.child_list[start as usize..(start + len) as usize]
+                    .iter()
+                    .map(|&i| to_here[i as usize]),
+            );
+            e.children = (here, len);
+        }
+    }
+
     fn visit_op(&mut self, op: OpId) {
         let m = self.m;
         let o = m.op(op);
         self.visit_attr(o.loc, true);
         for &r in &o.regions {
             for &b in &m.region(r).blocks {
-                let blk = m.block(b);
-                for &a in &blk.args {
-                    let v = m.value(a);
-                    self.visit_type(v.ty, false);
-                    if let Some(l) = v.loc {
-                        self.visit_attr(l, false);
-                    }
-                }
-                for &child in &blk.ops {
+                self.visit_block_args(b);
+                for &child in &m.block(b).ops {
                     self.visit_op(child);
                 }
             }
         }
+        self.visit_op_operands_and_attrs(op);
+    }
+
+    fn visit_block_args(&mut self, b: BlockId) {
+        let m = self.m;
+        for &a in &m.block(b).args {
+            let v = m.value(a);
+            self.visit_type(v.ty, false);
+            if let Some(l) = v.loc {
+                self.visit_attr(l, false);
+            }
+        }
+    }
+
+    fn visit_op_operands_and_attrs(&mut self, op: OpId) {
+        let m = self.m;
+        let o = m.op(op);
         for &v in &o.operands {
             self.visit_type(m.value(v).ty, false);
         }
@@ -241,7 +366,12 @@ impl Collector<'_> {
                 continue;
             }
             self.entries[i].can_be_deferred = false;
-            stack.extend(self.entries[i].children.iter().copied());
+            let (start, len) = self.entries[i].children;
+            stack.extend(
+                self.child_list[start as usize..(start + len) as usize]
+                    .iter()
+                    .map(|&c| c as usize),
+            );
         }
     }
 
@@ -252,21 +382,37 @@ impl Collector<'_> {
             alias,
             depth: if alias.is_some() { 1 } else { 0 },
             can_be_deferred,
-            children: Vec::new(),
+            children: (0, 0),
         });
         self.index
             .insert(sym, u32::try_from(i).expect("fewer than 2^32 symbols"));
         i
     }
 
-    fn finish(&mut self, i: usize, children: Vec<(u32, usize)>) -> (u32, usize) {
+    /// Records the children pushed on `stack` since `mark` as entry `i`'s.
+    fn finish(&mut self, i: usize, mark: usize) -> (u32, usize) {
+        let children = &self.stack[mark..];
         let max = children.iter().map(|c| c.0).max().unwrap_or(0);
+        let start = self.child_list.len() as u32;
+        let len = children.len() as u32;
+        self.child_list.extend(children.iter().map(|c| c.1 as u32));
+        self.stack.truncate(mark);
         let e = &mut self.entries[i];
-        e.children = children.into_iter().map(|c| c.1).collect();
+        e.children = (start, len);
         if max > 0 {
             e.depth = max + 1;
         }
         (e.depth, i)
+    }
+
+    fn child_attr(&mut self, a: AttrId, cbd: bool) {
+        let r = self.visit_attr(a, cbd);
+        self.stack.push(r);
+    }
+
+    fn child_type(&mut self, t: TypeId, cbd: bool) {
+        let r = self.visit_type(t, cbd);
+        self.stack.push(r);
     }
 
     fn visit_attr(&mut self, a: AttrId, cbd: bool) -> (u32, usize) {
@@ -277,7 +423,7 @@ impl Collector<'_> {
         let data = m.ctx.attr(a);
         let alias = attr_alias_name(m, data);
         let i = self.insert(Sym::Attr(a), alias, cbd);
-        let mut ch = Vec::new();
+        let mark = self.stack.len();
         let mut visit_type_after = None;
         match data {
             AttrData::AffineMap(_)
@@ -286,45 +432,43 @@ impl Collector<'_> {
             | AttrData::Integer { .. }
             | AttrData::IntegerSet(_)
             | AttrData::Unit => {}
-            AttrData::Distinct { referenced, .. } => ch.push(self.visit_attr(*referenced, cbd)),
+            AttrData::Distinct { referenced, .. } => self.child_attr(*referenced, cbd),
             AttrData::Dictionary(entries) => {
                 for (_, v) in entries {
-                    ch.push(self.visit_attr(*v, cbd));
+                    self.child_attr(*v, cbd);
                 }
             }
             AttrData::Array(elems) => {
                 for &e in elems {
-                    ch.push(self.visit_attr(e, cbd));
+                    self.child_attr(e, cbd);
                 }
             }
-            AttrData::Type(t) => ch.push(self.visit_type(*t, cbd)),
+            AttrData::Type(t) => self.child_type(*t, cbd),
             AttrData::NameLoc { child, .. }
                 if !matches!(m.ctx.attr(*child), AttrData::UnknownLoc) =>
             {
-                ch.push(self.visit_attr(*child, cbd));
+                self.child_attr(*child, cbd);
             }
             AttrData::CallSiteLoc { callee, caller } => {
-                ch.push(self.visit_attr(*callee, cbd));
-                ch.push(self.visit_attr(*caller, cbd));
+                self.child_attr(*callee, cbd);
+                self.child_attr(*caller, cbd);
             }
             AttrData::FusedLoc {
                 locations,
                 metadata,
             } => {
                 if let Some(md) = metadata {
-                    ch.push(self.visit_attr(*md, cbd));
+                    self.child_attr(*md, cbd);
                 }
                 for &l in locations {
-                    ch.push(self.visit_attr(l, cbd));
+                    self.child_attr(l, cbd);
                 }
             }
             AttrData::Dialect { body, ty } => {
                 for p in &body.pieces {
                     match p {
-                        BodyPiece::Attr(x) | BodyPiece::Stripped(x) => {
-                            ch.push(self.visit_attr(*x, cbd))
-                        }
-                        BodyPiece::Type(t) => ch.push(self.visit_type(*t, cbd)),
+                        BodyPiece::Attr(x) | BodyPiece::Stripped(x) => self.child_attr(*x, cbd),
+                        BodyPiece::Type(t) => self.child_type(*t, cbd),
                         BodyPiece::Text(_) => {}
                     }
                 }
@@ -339,10 +483,10 @@ impl Collector<'_> {
         }
         if let Some(t) = visit_type_after {
             if !matches!(m.ctx.ty(t), TypeData::None) {
-                ch.push(self.visit_type(t, cbd));
+                self.child_type(t, cbd);
             }
         }
-        self.finish(i, ch)
+        self.finish(i, mark)
     }
 
     fn visit_type(&mut self, t: TypeId, cbd: bool) -> (u32, usize) {
@@ -356,7 +500,7 @@ impl Collector<'_> {
             _ => None,
         };
         let i = self.insert(Sym::Type(t), alias, cbd);
-        let mut ch = Vec::new();
+        let mark = self.stack.len();
         match data {
             TypeData::MemRef {
                 elem,
@@ -364,54 +508,52 @@ impl Collector<'_> {
                 memory_space,
                 ..
             } => {
-                ch.push(self.visit_type(*elem, cbd));
+                self.child_type(*elem, cbd);
                 if let Some(l) = layout {
-                    ch.push(self.visit_attr(*l, cbd));
+                    self.child_attr(*l, cbd);
                 }
                 if let Some(s) = memory_space {
-                    ch.push(self.visit_attr(*s, cbd));
+                    self.child_attr(*s, cbd);
                 }
             }
             TypeData::UnrankedMemRef { elem, memory_space } => {
-                ch.push(self.visit_type(*elem, cbd));
+                self.child_type(*elem, cbd);
                 if let Some(s) = memory_space {
-                    ch.push(self.visit_attr(*s, cbd));
+                    self.child_attr(*s, cbd);
                 }
             }
-            TypeData::Complex(e) => ch.push(self.visit_type(*e, cbd)),
+            TypeData::Complex(e) => self.child_type(*e, cbd),
             TypeData::Tuple(elems) => {
                 for &e in elems {
-                    ch.push(self.visit_type(e, cbd));
+                    self.child_type(e, cbd);
                 }
             }
             TypeData::Function { inputs, results } => {
                 for &e in inputs.iter().chain(results) {
-                    ch.push(self.visit_type(e, cbd));
+                    self.child_type(e, cbd);
                 }
             }
             TypeData::Vector { elem, .. } | TypeData::UnrankedTensor { elem } => {
-                ch.push(self.visit_type(*elem, cbd))
+                self.child_type(*elem, cbd)
             }
             TypeData::RankedTensor { elem, encoding, .. } => {
-                ch.push(self.visit_type(*elem, cbd));
+                self.child_type(*elem, cbd);
                 if let Some(e) = encoding {
-                    ch.push(self.visit_attr(*e, cbd));
+                    self.child_attr(*e, cbd);
                 }
             }
             TypeData::Dialect(body) => {
                 for p in &body.pieces {
                     match p {
-                        BodyPiece::Attr(x) | BodyPiece::Stripped(x) => {
-                            ch.push(self.visit_attr(*x, cbd))
-                        }
-                        BodyPiece::Type(t) => ch.push(self.visit_type(*t, cbd)),
+                        BodyPiece::Attr(x) | BodyPiece::Stripped(x) => self.child_attr(*x, cbd),
+                        BodyPiece::Type(t) => self.child_type(*t, cbd),
                         BodyPiece::Text(_) => {}
                     }
                 }
             }
             _ => {}
         }
-        self.finish(i, ch)
+        self.finish(i, mark)
     }
 }
 

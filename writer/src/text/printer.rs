@@ -6,9 +6,9 @@
 use super::aliases::{op_has_registered_properties, Aliases, Sym};
 use super::names::Names;
 use num_bigint::{BigInt, Sign};
+use rmlir_format::fasthash::FastMap as HashMap;
 use rmlir_format::float::{self, FloatKind};
 use rmlir_format::*;
-use std::collections::HashMap;
 use std::fmt::Write;
 use std::io;
 
@@ -18,9 +18,10 @@ pub struct PrintOptions {
     /// Print every attribute, type and location inline, without aliases
     /// (`--mlir-print-local-scope`).
     pub local_scope: bool,
-    /// Print the top-level ops in parallel even when the module is small
-    /// (tests use it to cover the parallel path on small cases; large
-    /// modules are printed in parallel anyway, see [`PAR_MIN_OPS`]).
+    /// Print the top-level ops, and walk them for aliases, in parallel
+    /// even when the module is small (tests use it to cover the parallel
+    /// paths on small cases; large modules take them anyway, see
+    /// [`PAR_MIN_OPS`]).
     pub force_parallel: bool,
 }
 
@@ -58,7 +59,7 @@ fn print_impl<'a>(
     let aliases = if opts.local_scope {
         Aliases::none()
     } else {
-        Aliases::compute(m, top)
+        Aliases::compute(m, top, opts.force_parallel)
     };
     let preds = compute_preds(m);
     let shared = Shared {
@@ -86,7 +87,7 @@ fn print_impl<'a>(
             1 << 16
         }),
         indent: 0,
-        distinct_ids: HashMap::new(),
+        distinct_ids: HashMap::default(),
         resource_keys: Vec::new(),
         parallel_block,
         sink,
@@ -111,7 +112,7 @@ fn print_impl<'a>(
 
 /// Predecessor blocks of every block, one entry per successor use.
 fn compute_preds(m: &Module) -> HashMap<BlockId, Vec<BlockId>> {
-    let mut preds: HashMap<BlockId, Vec<BlockId>> = HashMap::new();
+    let mut preds: HashMap<BlockId, Vec<BlockId>> = HashMap::default();
     for o in &m.ops {
         if o.successors.is_empty() {
             continue;
@@ -423,7 +424,7 @@ impl Printer<'_, '_> {
                         shared,
                         out: String::new(),
                         indent,
-                        distinct_ids: HashMap::new(),
+                        distinct_ids: HashMap::default(),
                         resource_keys: Vec::new(),
                         parallel_block: None,
                         sink: None,
