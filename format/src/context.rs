@@ -3,11 +3,9 @@
 //! uniques storage. Equality of ids is structural equality (SPEC.md §2.1).
 
 use crate::attrs::AttrData;
-use crate::fasthash::{FastBuildHasher, PrehashedHasher};
+use crate::fasthash::FastBuildHasher;
 use crate::types::TypeData;
-use std::collections::hash_map::Entry;
-use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault, Hash};
+use std::hash::{BuildHasher, Hash};
 
 /// Id of an interned type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -17,26 +15,32 @@ pub struct TypeId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct AttrId(pub u32);
 
-/// A hash-consing table. Items are stored once; the index maps a hash to
-/// the newest id with that hash and `next` chains the older ones, so large
-/// payloads (dense blobs) are not duplicated and interning allocates
-/// nothing per item.
-#[derive(Debug)]
+/// A hash-consing table. Items are stored once, with their hash; the
+/// index holds only ids (4 bytes and a control byte per slot) and finds an
+/// item's hash in `hashes`, so growing it rehashes nothing and large
+/// payloads (dense blobs) are hashed once. It replaced a map from hash to
+/// id with a chain for equal hashes, which took 16 bytes per slot plus 4
+/// per item: 17 MB more for the 576k locations of a 50 MB module.
 struct Interner<T> {
     items: Vec<T>,
-    index: HashMap<u64, u32, BuildHasherDefault<PrehashedHasher>>,
-    /// `next[id]`: the previous id with the same hash, or `NONE`.
-    next: Vec<u32>,
+    hashes: Vec<u64>,
+    index: hashbrown::HashTable<u32>,
 }
 
-const NONE: u32 = u32::MAX;
+impl<T: std::fmt::Debug> std::fmt::Debug for Interner<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Interner")
+            .field("items", &self.items)
+            .finish()
+    }
+}
 
 impl<T> Default for Interner<T> {
     fn default() -> Self {
         Interner {
             items: Vec::new(),
-            index: HashMap::default(),
-            next: Vec::new(),
+            hashes: Vec::new(),
+            index: hashbrown::HashTable::new(),
         }
     }
 }
@@ -49,37 +53,30 @@ impl<T: Hash + Eq> Interner<T> {
     fn intern(&mut self, item: T) -> u32 {
         let h = Self::hash(&item);
         let id = u32::try_from(self.items.len()).expect("more than 2^32 interned items");
-        assert!(id != NONE, "more than 2^32 - 1 interned items");
-        match self.index.entry(h) {
-            Entry::Occupied(mut e) => {
-                let mut cur = *e.get();
-                while cur != NONE {
-                    if self.items[cur as usize] == item {
-                        return cur;
-                    }
-                    cur = self.next[cur as usize];
-                }
-                self.next.push(*e.get());
+        let (items, hashes) = (&self.items, &self.hashes);
+        let entry = self.index.entry(
+            h,
+            |&i| hashes[i as usize] == h && items[i as usize] == item,
+            |&i| hashes[i as usize],
+        );
+        match entry {
+            hashbrown::hash_table::Entry::Occupied(e) => *e.get(),
+            hashbrown::hash_table::Entry::Vacant(e) => {
                 e.insert(id);
-            }
-            Entry::Vacant(e) => {
-                self.next.push(NONE);
-                e.insert(id);
+                self.items.push(item);
+                self.hashes.push(h);
+                id
             }
         }
-        self.items.push(item);
-        id
     }
 
     fn find(&self, item: &T) -> Option<u32> {
-        let mut cur = *self.index.get(&Self::hash(item))?;
-        while cur != NONE {
-            if self.items[cur as usize] == *item {
-                return Some(cur);
-            }
-            cur = self.next[cur as usize];
-        }
-        None
+        let h = Self::hash(item);
+        self.index
+            .find(h, |&i| {
+                self.hashes[i as usize] == h && self.items[i as usize] == *item
+            })
+            .copied()
     }
 }
 
