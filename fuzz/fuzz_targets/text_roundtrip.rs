@@ -8,10 +8,18 @@
 //! splits them too). Such entries are found in the printed text and,
 //! through aliases and nesting, in the IR
 //! (`rmlir_tests::textual_entry_reaches_distinct`).
+//!
+//! A second one is skipped too: an affine map or integer set whose
+//! printed text parses to a different one (MLIR's parser simplifies in
+//! one pass, which is not always a fixpoint, and bytecode holds builtin
+//! maps as text; mlir-opt behaves the same,
+//! `rmlir_tests::affine_text_not_fixpoint`).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-use rmlir_tests::{dialect_attr_with_distinct, textual_entry_reaches_distinct};
+use rmlir_tests::{
+    affine_text_not_fixpoint, dialect_attr_with_distinct, textual_entry_reaches_distinct,
+};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(m) = rmlir_reader::parse_module(data, "fuzz.mlir") else {
@@ -27,7 +35,9 @@ fuzz_target!(|data: &[u8]| {
     };
     let second = rmlir_writer::print_module(&back, Default::default());
     if first != second
-        && (dialect_attr_with_distinct(&first) || textual_entry_reaches_distinct(&m))
+        && (dialect_attr_with_distinct(&first)
+            || textual_entry_reaches_distinct(&m)
+            || affine_text_not_fixpoint(&m))
     {
         return;
     }
