@@ -92,6 +92,7 @@ pub fn materialize_all(
     r: &mut BytecodeReader<'_>,
     progress: &mut Progress,
 ) -> rmlir_reader::Result<()> {
+    r.reserve_for_full_read();
     let mut done = 0;
     loop {
         let next = r.pending().next();

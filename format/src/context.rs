@@ -70,6 +70,13 @@ impl<T: Hash + Eq> Interner<T> {
         }
     }
 
+    fn reserve(&mut self, n: usize) {
+        self.items.reserve(n);
+        self.hashes.reserve(n);
+        let hashes = &self.hashes;
+        self.index.reserve(n, |&i| hashes[i as usize]);
+    }
+
     fn find(&self, item: &T) -> Option<u32> {
         let h = Self::hash(item);
         self.index
@@ -91,6 +98,14 @@ pub struct Context {
 impl Context {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Makes room for `attrs` more attributes and `types` more types, for
+    /// a reader that knows how many are coming: the tables then neither
+    /// rehash nor move as they grow.
+    pub fn reserve(&mut self, attrs: usize, types: usize) {
+        self.attrs.reserve(attrs);
+        self.types.reserve(types);
     }
 
     pub fn intern_type(&mut self, t: TypeData) -> TypeId {

@@ -374,6 +374,18 @@ impl<'a> BytecodeReader<'a> {
     }
 
     /// Decodes every pending region, recursively.
+    /// Makes room in the module's context for every attribute and type
+    /// entry of the file, for a caller about to materialize everything
+    /// (the command line's `decode`, `encode`, `convert`): no rehashing or
+    /// copying as the tables fill. The counts were checked against the
+    /// offset section's bytes (at least one per entry) when it was read.
+    /// Not done by `materialize_all` itself, which also serves callers
+    /// that bound the memory a small hostile file may take.
+    pub fn reserve_for_full_read(&mut self) {
+        let (attrs, types) = (self.table.attrs.len(), self.table.types.len());
+        self.module.ctx.reserve(attrs, types);
+    }
+
     pub fn materialize_all(&mut self) -> Result<()> {
         while let Some((&op, _)) = self.lazy.iter().next() {
             self.materialize(op)?;
