@@ -1145,10 +1145,16 @@ impl Gen<'_, '_> {
                     // inside is no longer the distinct attribute used
                     // elsewhere, and a location with an empty file name
                     // (printed `"-"`) comes back named `-`. mlir-opt splits
-                    // both the same way: not canonical.
+                    // both the same way: not canonical. A `dense_resource`
+                    // inside is not seen as a use of its blob, so the blob
+                    // is not written (mlir-opt's bytes for such a module
+                    // equal ours; found by the `structured` fuzzer,
+                    // tests/regressions/structured/).
                     let text = rmlir_writer::bytecode::type_text(&self.m.ctx, t);
-                    let split =
-                        self.cfg.canonical && (text.contains("distinct[") || text.contains("loc("));
+                    let split = self.cfg.canonical
+                        && (text.contains("distinct[")
+                            || text.contains("loc(")
+                            || text.contains("dense_resource<"));
                     (!split && !matches!(self.m.ctx.ty(t), TypeData::None)).then_some(t)
                 } else {
                     None
