@@ -73,26 +73,6 @@ pub type FastBuildHasher = BuildHasherDefault<FastHasher>;
 pub type FastMap<K, V> = std::collections::HashMap<K, V, FastBuildHasher>;
 pub type FastSet<K> = std::collections::HashSet<K, FastBuildHasher>;
 
-/// A hasher for keys that are already hashes (the interner's index).
-#[derive(Clone, Copy, Default)]
-pub struct PrehashedHasher(u64);
-
-impl Hasher for PrehashedHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) ^ b as u64 ^ (self.0 >> 56);
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.0 = i;
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

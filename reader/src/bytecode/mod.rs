@@ -373,7 +373,6 @@ impl<'a> BytecodeReader<'a> {
         Ok(())
     }
 
-    /// Decodes every pending region, recursively.
     /// Makes room in the module's context for every attribute and type
     /// entry of the file, for a caller about to materialize everything
     /// (the command line's `decode`, `encode`, `convert`): no rehashing or
@@ -386,6 +385,7 @@ impl<'a> BytecodeReader<'a> {
         self.module.ctx.reserve(attrs, types);
     }
 
+    /// Decodes every pending region, recursively.
     pub fn materialize_all(&mut self) -> Result<()> {
         while let Some((&op, _)) = self.lazy.iter().next() {
             self.materialize(op)?;
