@@ -204,23 +204,21 @@ pub fn dialect_section(num: &Numbering<'_>, strings: &mut Strings) -> Encoder {
 /// back (`symbol_body::entry_rescans`). Refused rather than written
 /// unreadable.
 fn checked_text_entry(what: &str, text: String) -> Result<String, WriteError> {
-    if text.contains('\0') {
-        let shown: String = text.chars().take(80).collect();
-        return Err(WriteError::new(format!(
-            "cannot write the {what} `{}` as a textual bytecode entry: it contains a NUL byte",
-            shown.escape_debug()
-        )));
-    }
-    // Text that does not scan back as one symbol (`!foo<bar->`: mlir-opt
-    // prints the data `bar-` so, and writes bytes it cannot read back).
-    if let Err(e) = rmlir_format::symbol_body::entry_rescans(&text) {
-        let shown: String = text.chars().take(80).collect();
-        return Err(WriteError::new(format!(
-            "cannot write the {what} `{}` as a textual bytecode entry: its text would not read back ({e})",
-            shown.escape_debug()
-        )));
-    }
-    Ok(text)
+    let why = if text.contains('\0') {
+        "it contains a NUL byte".to_string()
+    } else if let Err(e) = rmlir_format::symbol_body::entry_rescans(&text) {
+        // Text that does not scan back as one symbol (`!foo<bar->`:
+        // mlir-opt prints the data `bar-` so, and writes bytes it cannot
+        // read back).
+        format!("its text would not read back ({e})")
+    } else {
+        return Ok(text);
+    };
+    let shown: String = text.chars().take(80).collect();
+    Err(WriteError::new(format!(
+        "cannot write the {what} `{}` as a textual bytecode entry: {why}",
+        shown.escape_debug()
+    )))
 }
 
 /// How one entry of the attribute or type table is written.
