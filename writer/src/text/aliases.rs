@@ -111,7 +111,7 @@ struct Collector<'m> {
     m: &'m Module,
     entries: Vec<Entry>,
     index: SymTable,
-    /// `op_has_registered_properties` by op name, decided once per name.
+    /// `op_name_has_registered_properties` by op name, decided once per name.
     registered_props: &'m [bool],
     /// A reused buffer for an op's merged attributes.
     scratch: Vec<(&'m [u8], AttrId)>,
@@ -122,11 +122,10 @@ struct Collector<'m> {
     child_list: Vec<u32>,
 }
 
-/// Whether the op's inherent attributes live in its properties and are
-/// therefore visited (mlir-opt's `getAttrs()` merges them in). Decided by
-/// the op's dialect being registered in mlir-opt 22.
-pub fn op_has_registered_properties(m: &Module, op: OpId) -> bool {
-    let name = m.op_name(op);
+/// Whether ops named `name` keep their inherent attributes in properties,
+/// which are therefore visited (mlir-opt's `getAttrs()` merges them in).
+/// Decided by the op's dialect being registered in mlir-opt 22.
+fn op_name_has_registered_properties(name: &[u8]) -> bool {
     let dialect = name.split(|&c| c == b'.').next().unwrap_or(b"");
     std::str::from_utf8(dialect).is_ok_and(rmlir_format::dialects::is_registered_dialect)
 }
@@ -139,10 +138,7 @@ impl Aliases {
     pub fn compute(m: &Module, top: OpId, force_split: bool) -> Aliases {
         let registered_props: Vec<bool> = (0..m.op_names.len())
             .map(|i| {
-                let name = m.op_names.get(rmlir_format::OpNameId(i as u32));
-                let dialect = name.split(|&c| c == b'.').next().unwrap_or(b"");
-                std::str::from_utf8(dialect)
-                    .is_ok_and(rmlir_format::dialects::is_registered_dialect)
+                op_name_has_registered_properties(m.op_names.get(rmlir_format::OpNameId(i as u32)))
             })
             .collect();
         let c = Collector::walk(m, top, &registered_props, force_split);

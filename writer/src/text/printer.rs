@@ -3,7 +3,7 @@
 //! --mlir-print-debuginfo` (and, in local-scope mode, with
 //! `--mlir-print-local-scope`).
 
-use super::aliases::{op_has_registered_properties, Aliases, Sym};
+use super::aliases::{Aliases, Sym};
 use super::names::Names;
 use num_bigint::{BigInt, Sign};
 use rmlir_format::fasthash::FastMap as HashMap;
@@ -297,7 +297,6 @@ impl Printer<'_, '_> {
         self.result_types(&results);
         self.out.push(' ');
         self.location(o.loc, true);
-        let _ = op_has_registered_properties;
     }
 
     fn result_types(&mut self, results: &[TypeId]) {
