@@ -126,6 +126,18 @@ pub fn affine_text_not_fixpoint(m: &rmlir_format::Module) -> bool {
     })
 }
 
+/// Whether a text → bytecode → text round trip of `m` (printed as
+/// `printed`) may differ for one of the reasons mlir-opt 22 shares: shared
+/// distinct attributes split by textual entries (seen in the text, or
+/// reached through aliases and nesting in the IR), or an affine map or set
+/// whose text is no fixpoint. The `text_roundtrip` fuzz target and the
+/// regression test skip exactly these.
+pub fn known_round_trip_divergence(m: &rmlir_format::Module, printed: &str) -> bool {
+    dialect_attr_with_distinct(printed)
+        || textual_entry_reaches_distinct(m)
+        || affine_text_not_fixpoint(m)
+}
+
 #[cfg(test)]
 mod affine_fixpoint_tests {
     #[test]
