@@ -4,7 +4,6 @@
 //! before attributes, alias name) and numbered per name. Locations used
 //! only as op locations may be printed after the operation ("deferred").
 
-use rmlir_format::fasthash::FastMap as HashMap;
 use rmlir_format::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -13,31 +12,50 @@ pub enum Sym {
     Type(TypeId),
 }
 
+/// One symbol met by the walk: 24 bytes, as there is one per location of
+/// the module (576k for the 50 MB benchmark module).
 struct Entry {
     sym: Sym,
-    alias: Option<&'static str>,
     depth: u32,
-    can_be_deferred: bool,
     /// This entry's children: `Collector::child_list[start..start + len]`.
     children: (u32, u32),
+    /// Its alias name in `Names`, if it gets one.
+    alias: Option<NameId>,
+    can_be_deferred: bool,
 }
 
-/// The final alias of a symbol.
-#[derive(Clone, Debug)]
+/// An alias name (`loc`, `map`, `di_file`, ...) as an index into a
+/// `Names` table: there are few distinct names and very many aliases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct NameId(u16);
+
+/// The alias names of one walk, in first-met order.
+#[derive(Default)]
+struct Names(Vec<&'static str>);
+
+impl Names {
+    fn id(&mut self, name: &'static str) -> NameId {
+        let i = match self.0.iter().position(|&n| n == name) {
+            Some(i) => i,
+            None => {
+                self.0.push(name);
+                self.0.len() - 1
+            }
+        };
+        NameId(u16::try_from(i).expect("fewer than 2^16 alias names"))
+    }
+
+    fn get(&self, id: NameId) -> &'static str {
+        self.0[id.0 as usize]
+    }
+}
+
+/// The final alias of a symbol: the name is `Aliases::name(alias)`.
+#[derive(Clone, Copy, Debug)]
 pub struct Alias {
-    pub name: &'static str,
+    name: NameId,
     pub index: u32,
     pub deferred: bool,
-}
-
-impl Alias {
-    pub fn write(&self, is_type: bool, out: &mut String) {
-        out.push(if is_type { '!' } else { '#' });
-        out.push_str(self.name);
-        if self.index > 0 {
-            super::names::push_uint(out, self.index as u64);
-        }
-    }
 }
 
 /// A map from every attribute and type of one module to a `u32`, as two
@@ -91,6 +109,7 @@ pub struct Aliases {
     index: SymTable,
     /// Aliased symbols in definition order.
     pub list: Vec<(Sym, Alias)>,
+    names: Names,
 }
 
 impl Aliases {
@@ -99,11 +118,25 @@ impl Aliases {
         Aliases {
             index: SymTable::empty(),
             list: Vec::new(),
+            names: Names::default(),
         }
     }
 
     pub fn get(&self, sym: Sym) -> Option<&Alias> {
         self.index.get(sym).map(|i| &self.list[i as usize].1)
+    }
+
+    pub fn name(&self, alias: &Alias) -> &'static str {
+        self.names.get(alias.name)
+    }
+
+    /// `#name3` / `!name3` (no number for the first of a name).
+    pub fn write(&self, alias: &Alias, is_type: bool, out: &mut String) {
+        out.push(if is_type { '!' } else { '#' });
+        out.push_str(self.name(alias));
+        if alias.index > 0 {
+            super::names::push_uint(out, alias.index as u64);
+        }
     }
 }
 
@@ -120,6 +153,7 @@ struct Collector<'m> {
     stack: Vec<(u32, usize)>,
     /// Every entry's children, as entry indices, in one vector.
     child_list: Vec<u32>,
+    names: Names,
 }
 
 /// Whether ops named `name` keep their inherent attributes in properties,
@@ -142,23 +176,24 @@ impl Aliases {
             })
             .collect();
         let c = Collector::walk(m, top, &registered_props, force_split);
-        let mut aliased: Vec<usize> = (0..c.entries.len())
-            .filter(|&i| c.entries[i].alias.is_some())
+        let mut aliased: Vec<u32> = (0..c.entries.len() as u32)
+            .filter(|&i| c.entries[i as usize].alias.is_some())
             .collect();
+        let name_of = |e: &Entry| e.alias.map(|n| c.names.get(n));
         aliased.sort_by(|&a, &b| {
-            let (ea, eb) = (&c.entries[a], &c.entries[b]);
+            let (ea, eb) = (&c.entries[a as usize], &c.entries[b as usize]);
             ea.depth
                 .cmp(&eb.depth)
                 .then_with(|| matches!(eb.sym, Sym::Type(_)).cmp(&matches!(ea.sym, Sym::Type(_))))
-                .then_with(|| ea.alias.cmp(&eb.alias))
+                .then_with(|| name_of(ea).cmp(&name_of(eb)))
         });
-        let mut counts: HashMap<&'static str, u32> = HashMap::default();
+        let mut counts = vec![0u32; c.names.0.len()];
         let mut index = SymTable::new(m);
         let mut list = Vec::with_capacity(aliased.len());
         for i in aliased {
-            let e = &c.entries[i];
+            let e = &c.entries[i as usize];
             let name = e.alias.expect("filtered");
-            let n = counts.entry(name).or_insert(0);
+            let n = &mut counts[name.0 as usize];
             index.insert(e.sym, list.len() as u32);
             list.push((
                 e.sym,
@@ -170,7 +205,11 @@ impl Aliases {
             ));
             *n += 1;
         }
-        Aliases { index, list }
+        Aliases {
+            index,
+            list,
+            names: c.names,
+        }
     }
 }
 
@@ -184,6 +223,7 @@ impl<'m> Collector<'m> {
             scratch: Vec::new(),
             stack: Vec::new(),
             child_list: Vec::new(),
+            names: Names::default(),
         }
     }
 
@@ -265,7 +305,7 @@ impl<'m> Collector<'m> {
                     let g = u32::try_from(self.entries.len()).expect("fewer than 2^32 symbols");
                     self.entries.push(Entry {
                         sym: e.sym,
-                        alias: e.alias,
+                        alias: e.alias.map(|n| self.names.id(k.names.get(n))),
                         depth: e.depth,
                         can_be_deferred: e.can_be_deferred,
                         children: e.children,
@@ -373,6 +413,7 @@ impl<'m> Collector<'m> {
 
     fn insert(&mut self, sym: Sym, alias: Option<&'static str>, can_be_deferred: bool) -> usize {
         let i = self.entries.len();
+        let alias = alias.map(|n| self.names.id(n));
         self.entries.push(Entry {
             sym,
             alias,
