@@ -3,7 +3,7 @@
 //! --mlir-print-debuginfo` (and, in local-scope mode, with
 //! `--mlir-print-local-scope`).
 
-use super::aliases::{Aliases, Sym};
+use super::aliases::{Alias, Aliases, Sym};
 use super::names::Names;
 use num_bigint::{BigInt, Sign};
 use rmlir_format::fasthash::FastMap as HashMap;
@@ -27,6 +27,8 @@ pub struct PrintOptions {
 
 /// Top-level ops printed by one task of the parallel printer.
 const PAR_CHUNK: usize = 32;
+/// Alias definitions per parallel task: each is one short line.
+const PAR_ALIAS_CHUNK: usize = 4096;
 /// Below this many top-level ops the printer stays on one thread.
 pub const PAR_MIN_OPS: usize = 256;
 
@@ -79,6 +81,11 @@ fn print_impl<'a>(
             let n = m.block(b).ops.len();
             (opts.force_parallel || n >= PAR_MIN_OPS) && n > 1 && !has_print_order_state(m)
         });
+    let alias_chunk = match parallel_block {
+        Some(_) if opts.force_parallel => Some(1),
+        Some(_) if aliases.list.len() >= PAR_MIN_OPS => Some(PAR_ALIAS_CHUNK),
+        _ => None,
+    };
     let mut p = Printer {
         shared,
         out: String::with_capacity(if sink.is_some() {
@@ -90,6 +97,7 @@ fn print_impl<'a>(
         distinct_ids: HashMap::default(),
         resource_keys: Vec::new(),
         parallel_block,
+        alias_chunk,
         sink,
         sink_error: None,
     };
@@ -162,6 +170,8 @@ struct Printer<'m, 's> {
     resource_keys: Vec<Bytes>,
     /// The block whose ops are printed in parallel, if any.
     parallel_block: Option<BlockId>,
+    /// Alias definitions per parallel task, if they are printed in parallel.
+    alias_chunk: Option<usize>,
     /// Where finished text goes when printing to a writer.
     sink: Option<&'s mut dyn io::Write>,
     /// The first error of the sink; later text is dropped.
@@ -205,27 +215,38 @@ impl Printer<'_, '_> {
         }
     }
 
+    /// The alias definitions (`#loc3 = loc(...)`) deferred to the end of
+    /// the output or not. They are printed on all threads where the top
+    /// block's ops are (nothing numbered in print order, SPEC.md §4.5): a
+    /// module has about one location alias per op.
     fn print_aliases(&mut self, deferred: bool) {
-        for k in 0..self.shared.aliases.list.len() {
-            let (sym, ref alias) = self.shared.aliases.list[k];
+        let list = &self.shared.aliases.list;
+        let one = |p: &mut Printer, (sym, alias): &(Sym, Alias)| {
             if alias.deferred != deferred {
-                continue;
+                return;
             }
-            let alias = alias.clone();
-            match sym {
+            let aliases = p.shared.aliases;
+            match *sym {
                 Sym::Attr(a) => {
-                    alias.write(false, &mut self.out);
-                    self.out.push_str(" = ");
-                    self.attr_impl(a, Elide::Never);
+                    aliases.write(alias, false, &mut p.out);
+                    p.out.push_str(" = ");
+                    p.attr_impl(a, Elide::Never);
                 }
                 Sym::Type(t) => {
-                    alias.write(true, &mut self.out);
-                    self.out.push_str(" = ");
-                    self.type_impl(t);
+                    aliases.write(alias, true, &mut p.out);
+                    p.out.push_str(" = ");
+                    p.type_impl(t);
                 }
             }
-            self.out.push('\n');
-            self.maybe_flush();
+            p.out.push('\n');
+        };
+        if let Some(chunk) = self.alias_chunk {
+            self.in_parallel(list, chunk, one);
+        } else {
+            for item in list {
+                one(self, item);
+                self.maybe_flush();
+            }
         }
     }
 
@@ -405,15 +426,28 @@ impl Printer<'_, '_> {
         self.indent -= 2;
     }
 
-    /// Prints `ops` (a top-level block's) on all threads: each task prints
-    /// a chunk into its own buffer with a fresh printer over the same
-    /// names and aliases, and the buffers are appended in order, a window
-    /// at a time, so the text in memory stays bounded.
+    /// Prints `ops` (a top-level block's) on all threads.
     fn ops_in_parallel(&mut self, ops: &[OpId]) {
+        self.in_parallel(ops, PAR_CHUNK, |p, &op| {
+            p.print_op(op);
+            p.out.push('\n');
+        });
+    }
+
+    /// Prints every item of `items` with `one`, on all threads: each task
+    /// prints a chunk into its own buffer with a fresh printer over the
+    /// same names and aliases, and the buffers are appended in order, a
+    /// window at a time, so the text in memory stays bounded.
+    fn in_parallel<T: Sync>(
+        &mut self,
+        items: &[T],
+        chunk: usize,
+        one: impl Fn(&mut Printer, &T) + Sync,
+    ) {
         use rayon::prelude::*;
         let shared = self.shared;
         let indent = self.indent;
-        let chunks: Vec<&[OpId]> = ops.chunks(PAR_CHUNK).collect();
+        let chunks: Vec<&[T]> = items.chunks(chunk).collect();
         let window = 4 * rayon::current_num_threads().max(1);
         for group in chunks.chunks(window) {
             let texts: Vec<String> = group
@@ -426,12 +460,12 @@ impl Printer<'_, '_> {
                         distinct_ids: HashMap::default(),
                         resource_keys: Vec::new(),
                         parallel_block: None,
+                        alias_chunk: None,
                         sink: None,
                         sink_error: None,
                     };
-                    for &op in *chunk {
-                        p.print_op(op);
-                        p.out.push('\n');
+                    for item in *chunk {
+                        one(&mut p, item);
                     }
                     p.out
                 })
@@ -533,9 +567,10 @@ impl Printer<'_, '_> {
     }
 
     fn try_alias(&mut self, sym: Sym) -> bool {
-        match self.shared.aliases.get(sym) {
+        let aliases = self.shared.aliases;
+        match aliases.get(sym) {
             Some(a) => {
-                a.write(matches!(sym, Sym::Type(_)), &mut self.out);
+                aliases.write(a, matches!(sym, Sym::Type(_)), &mut self.out);
                 true
             }
             None => false,
