@@ -1013,7 +1013,9 @@ pub fn format_mlir_float(kind: FloatKind, bits: u128) -> String {
     let v = decode(s, bits);
     if matches!(v.class, Class::Zero | Class::Finite) {
         let short = apf_to_string(s, &v, 6, 0, false);
-        if apfloat_from_string(s, &short).is_some_and(|back| back.bitwise_eq(&v)) {
+        if reads_back_exactly(kind, bits, &short)
+            .unwrap_or_else(|| apfloat_from_string(s, &short).is_some_and(|b| b.bitwise_eq(&v)))
+        {
             return short;
         }
         let full = apf_to_string(s, &v, 0, 3, true);
@@ -1022,6 +1024,25 @@ pub fn format_mlir_float(kind: FloatKind, bits: u128) -> String {
         }
     }
     format!("0x{:X}", encode(s, &v))
+}
+
+/// Whether `text` reads back as `bits`, for the kinds where Rust's own
+/// correctly rounded parser agrees with APFloat's (IEEE single and double,
+/// round to nearest even); `None` for the other kinds. The printer's
+/// round-trip check on these is the common case and the general path
+/// costs a big-decimal conversion.
+fn reads_back_exactly(kind: FloatKind, bits: u128, text: &str) -> Option<bool> {
+    match kind {
+        FloatKind::F32 => text
+            .parse::<f32>()
+            .ok()
+            .map(|x| x.to_bits() as u128 == bits),
+        FloatKind::F64 => text
+            .parse::<f64>()
+            .ok()
+            .map(|x| x.to_bits() as u128 == bits),
+        _ => None,
+    }
 }
 
 /// Parse a decimal float literal the way mlir-opt 22 does for an attribute
@@ -1114,6 +1135,66 @@ pub fn to_f64(kind: FloatKind, bits: u128) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The printer's fast round-trip check answers as APFloat's parser
+    /// does, on the printed short form of random and edge bit patterns
+    /// (subnormals, extremes, ones that need the long form) and on that
+    /// text with its last digit changed.
+    #[test]
+    fn fast_read_back_agrees_with_apfloat() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut patterns: Vec<(FloatKind, u128)> = vec![
+            (FloatKind::F32, 1),
+            (FloatKind::F32, 0x007F_FFFF),
+            (FloatKind::F32, 0x7F7F_FFFF),
+            (FloatKind::F32, 0x8000_0000),
+            (FloatKind::F32, 0x3DCC_CCCD),
+            (FloatKind::F64, 1),
+            (FloatKind::F64, 0x7FEF_FFFF_FFFF_FFFF),
+            (FloatKind::F64, 0x3FB9_9999_9999_999A),
+            (FloatKind::F64, 0x8000_0000_0000_0000),
+        ];
+        for _ in 0..3000 {
+            let r = next();
+            patterns.push((FloatKind::F32, (r >> 32) as u128));
+            patterns.push((FloatKind::F64, r as u128));
+            // Short decimals, which the short form does reproduce.
+            let d = (r % 20_000) as f64 / 1000.0 - 10.0;
+            patterns.push((FloatKind::F32, (d as f32).to_bits() as u128));
+            patterns.push((FloatKind::F64, d.to_bits() as u128));
+        }
+        let mut fast_true = 0;
+        for (kind, bits) in patterns {
+            let sem = kind.sem();
+            let v = decode(sem, bits);
+            if !matches!(v.class, Class::Zero | Class::Finite) {
+                continue;
+            }
+            let short = apf_to_string(sem, &v, 6, 0, false);
+            let mut texts = vec![short.clone()];
+            if let Some(p) = short.rfind(|c: char| c.is_ascii_digit() && c != '0') {
+                let mut t = short.clone().into_bytes();
+                t[p] -= 1;
+                texts.push(String::from_utf8(t).unwrap());
+            }
+            for t in texts {
+                let slow = apfloat_from_string(sem, &t).is_some_and(|b| b.bitwise_eq(&v));
+                assert_eq!(
+                    reads_back_exactly(kind, bits, &t),
+                    Some(slow),
+                    "{kind:?} {bits:#x} {t}"
+                );
+                fast_true += slow as u32;
+            }
+        }
+        assert!(fast_true > 1000, "too few exact short forms: {fast_true}");
+    }
 
     /// The `u128` path of `reduced_digits` gives the digits of the big
     /// integer path: on random significands and exponents around the
