@@ -33,7 +33,7 @@ impl Names {
             }
         };
         number_op(top, &mut next_value, &mut values);
-        let mut stack: Vec<RegionId> = m.op(top).regions.clone();
+        let mut stack: Vec<RegionId> = m.op(top).regions.to_vec();
         let (mut nv, mut na) = (next_value, 0u32);
         while let Some(region) = stack.pop() {
             let r = m.region(region);
