@@ -68,6 +68,23 @@ impl DialectBody {
     }
 }
 
+/// A float's bit pattern (up to 128 bits), stored as two 64-bit halves:
+/// a `u128` field would align every `AttrData` to 16 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FloatBits([u64; 2]);
+
+impl FloatBits {
+    pub fn get(self) -> u128 {
+        (self.0[1] as u128) << 64 | self.0[0] as u128
+    }
+}
+
+impl From<u128> for FloatBits {
+    fn from(bits: u128) -> Self {
+        FloatBits([bits as u64, (bits >> 64) as u64])
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AttrData {
     Unit,
@@ -80,7 +97,7 @@ pub enum AttrData {
     /// Float attribute; `bits` is the raw bit pattern of the float kind.
     Float {
         ty: TypeId,
-        bits: u128,
+        bits: FloatBits,
     },
     String {
         value: Bytes,
@@ -124,7 +141,10 @@ pub enum AttrData {
         nested: Vec<Bytes>,
     },
     AffineMap(AffineMap),
-    IntegerSet(IntegerSet),
+    /// Boxed, as is a dialect attribute's body: the payloads larger than
+    /// 40 bytes are boxed so that an `AttrData` is 48 bytes, not 64; a
+    /// module holds about one interned location per op (SPEC.md §2.1).
+    IntegerSet(Box<IntegerSet>),
     /// `strided<[strides], offset: o>`; dynamic values are [`crate::types::DYNAMIC`].
     Strided {
         offset: i64,
@@ -143,7 +163,7 @@ pub enum AttrData {
         ty: Option<TypeId>,
     },
     Dialect {
-        body: DialectBody,
+        body: Box<DialectBody>,
         ty: Option<TypeId>,
     },
     // ----- locations -----

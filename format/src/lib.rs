@@ -18,7 +18,7 @@ pub mod symbol_body;
 pub mod types;
 pub mod use_lists;
 
-pub use attrs::{AttrData, BodyPiece, Bytes, DialectBody, FileName};
+pub use attrs::{AttrData, BodyPiece, Bytes, DialectBody, FileName, FloatBits};
 pub use blob::{BlobData, SharedBytes};
 pub use context::{AttrId, Context, TypeId};
 pub use ir::*;

@@ -1076,7 +1076,10 @@ impl Gen<'_, '_> {
                 let kind = self.pick(&FloatKind::ALL);
                 let ty = self.intern_type(TypeData::Float(kind));
                 let bits = self.float_bits(kind);
-                self.intern_attr(AttrData::Float { ty, bits })
+                self.intern_attr(AttrData::Float {
+                    ty,
+                    bits: bits.into(),
+                })
             }
             3 => {
                 let value = self.string_bytes(12);
@@ -1122,7 +1125,7 @@ impl Gen<'_, '_> {
             }
             14 => {
                 let set = self.integer_set();
-                self.intern_attr(AttrData::IntegerSet(set))
+                self.intern_attr(AttrData::IntegerSet(Box::new(set)))
             }
             15 => {
                 let n = self.below(4);

@@ -120,7 +120,7 @@ pub fn affine_text_not_fixpoint(m: &rmlir_format::Module) -> bool {
             parse_affine_map(&format!("{map}>")).is_ok_and(|(again, _)| again != *map)
         }
         AttrData::IntegerSet(set) => {
-            parse_integer_set(&format!("{set}>")).is_ok_and(|(again, _)| again != *set)
+            parse_integer_set(&format!("{set}>")).is_ok_and(|(again, _)| again != **set)
         }
         _ => false,
     })

@@ -149,7 +149,10 @@ fn inline_attr(space: &mut dyn BodyInterner, text: &str) -> Option<AttrId> {
             None => parse_mlir_float(kind, v).ok()?,
         };
         let ty = space.intern_type(d);
-        return Some(space.intern_attr(AttrData::Float { ty, bits }));
+        return Some(space.intern_attr(AttrData::Float {
+            ty,
+            bits: bits.into(),
+        }));
     }
     let value: BigInt = v.parse().ok()?;
     let ty = int_type(space, t)?;
@@ -526,10 +529,10 @@ fn single_attr(
         }
     }
     let d = AttrData::Dialect {
-        body: DialectBody {
+        body: Box::new(DialectBody {
             dialect: "llvm".into(),
             pieces,
-        },
+        }),
         ty: None,
     };
     // Only a nested attribute that itself encodes is rebuilt, in the
@@ -539,10 +542,10 @@ fn single_attr(
     };
     let pieces = canonical(space, &body.pieces)?;
     Some(space.intern_attr(AttrData::Dialect {
-        body: DialectBody {
+        body: Box::new(DialectBody {
             dialect: "llvm".into(),
             pieces,
-        },
+        }),
         ty: None,
     }))
 }

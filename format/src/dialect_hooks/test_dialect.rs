@@ -32,10 +32,10 @@ pub struct TestDialect;
 
 fn attr_params(ctx: &mut Context, v0: i64, v1: i64) -> AttrId {
     ctx.intern_attr(AttrData::Dialect {
-        body: DialectBody {
+        body: Box::new(DialectBody {
             dialect: "test".into(),
             pieces: vec![BodyPiece::Text(format!("attr_params<{v0}, {v1}>").into())],
-        },
+        }),
         ty: None,
     })
 }

@@ -102,7 +102,7 @@ impl<'a> BytecodeReader<'a> {
                 for (i, d) in bits.to_u64_digits().iter().enumerate().take(2) {
                     v |= (*d as u128) << (64 * i);
                 }
-                AttrData::Float { ty, bits: v }
+                AttrData::Float { ty, bits: v.into() }
             }
             code::CALL_SITE_LOC => {
                 let callee = self.location_ref(r)?;

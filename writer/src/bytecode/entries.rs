@@ -161,7 +161,8 @@ pub fn write_attr<S: Sink>(s: &mut S, ctx: &Context, d: &AttrData, raw: bool) {
             s.varint(acode::FLOAT);
             s.ty(*ty);
             let width = s.type_bits(*ty);
-            write_apint(s, width, &[*bits as u64, (*bits >> 64) as u64]);
+            let bits = bits.get();
+            write_apint(s, width, &[bits as u64, (bits >> 64) as u64]);
         }
         AttrData::CallSiteLoc { callee, caller } => {
             s.varint(acode::CALL_SITE_LOC);

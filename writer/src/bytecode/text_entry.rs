@@ -162,7 +162,7 @@ impl<'a> Copier<'a> {
                 ty: self.opt_ty(*ty),
             },
             A::Dialect { body, ty } => A::Dialect {
-                body: self.body(body),
+                body: Box::new(self.body(body)),
                 ty: self.opt_ty(*ty),
             },
             A::NameLoc { name, child } => A::NameLoc {

@@ -637,7 +637,7 @@ impl Printer<'_, '_> {
             }
             AttrData::Float { ty, bits } => {
                 let kind = float_kind(m, *ty);
-                let s = float::format_mlir_float(kind, *bits);
+                let s = float::format_mlir_float(kind, bits.get());
                 let hex = s.starts_with("0x");
                 self.out.push_str(&s);
                 if !(elide == Elide::May && kind == FloatKind::F64 && !hex) {

@@ -38,8 +38,8 @@ pub(super) fn build_attr(
         dialect: "llvm".into(),
         pieces,
     };
-    Ok(reader
-        .module
-        .ctx
-        .intern_attr(AttrData::Dialect { body, ty: None }))
+    Ok(reader.module.ctx.intern_attr(AttrData::Dialect {
+        body: Box::new(body),
+        ty: None,
+    }))
 }

@@ -195,7 +195,10 @@ impl<'a> Parser<'a> {
             (_, TypeData::Float(kind)) => {
                 let kind = *kind;
                 let bits = self.float_from_token(kind, neg, tok, false)?;
-                Ok(self.m.ctx.intern_attr(AttrData::Float { ty, bits }))
+                Ok(self.m.ctx.intern_attr(AttrData::Float {
+                    ty,
+                    bits: bits.into(),
+                }))
             }
             (Tok::Float, _) => self.err_at(
                 tok.start,
@@ -329,7 +332,7 @@ impl<'a> Parser<'a> {
                     self.position(body_start + e.offset),
                 )
             })?;
-            (AttrData::IntegerSet(s), used)
+            (AttrData::IntegerSet(Box::new(s)), used)
         } else {
             let (m, used) = affine_parser::parse_affine_map(text).map_err(|e| {
                 Error::new(
@@ -576,7 +579,10 @@ impl<'a> Parser<'a> {
                     None => self.canonical_attr_body(body),
                     Some(_) => body,
                 };
-                AttrData::Dialect { body, ty }
+                AttrData::Dialect {
+                    body: Box::new(body),
+                    ty,
+                }
             }
         };
         Ok(self.m.ctx.intern_attr(data))
@@ -780,7 +786,7 @@ impl<'a> Parser<'a> {
                         }
                         let inner = self.canonical_attr_body(inner);
                         let a = self.m.ctx.intern_attr(AttrData::Dialect {
-                            body: inner,
+                            body: Box::new(inner),
                             ty: None,
                         });
                         pieces.push(BodyPiece::Stripped(a));
@@ -957,7 +963,7 @@ impl<'a> Parser<'a> {
                     ty: None,
                 },
                 DialectSymbol::Body(body) => AttrData::Dialect {
-                    body: self.canonical_attr_body(body),
+                    body: Box::new(self.canonical_attr_body(body)),
                     ty: None,
                 },
             };
