@@ -57,7 +57,7 @@ pub fn convert(
         (Some(h), None) if h.layouts_release == writes => h.producer.clone(),
         _ => DEFAULT_PRODUCER.to_string(),
     });
-    encode::write(inp, loaded, version, producer, compression, progress)
+    encode::write(&inp.name, loaded, version, producer, compression, progress)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -2,7 +2,6 @@
 //! a zstd frame) from text or bytecode.
 
 use crate::compress::{self, Compression};
-use crate::input::Input;
 use crate::load::Loaded;
 use crate::progress::Progress;
 use crate::{input, load, output};
@@ -29,7 +28,7 @@ impl Encoded {
 }
 
 pub fn write(
-    inp: &Input,
+    inp_name: &str,
     loaded: &Loaded,
     version: u64,
     producer: String,
@@ -48,7 +47,7 @@ pub fn write(
         rmlir_format::op_registry::OpRegistry::default_ref(),
         crate::dialects::registry(),
     )
-    .map_err(|e| format!("{}: {e}", inp.name))?;
+    .map_err(|e| format!("{inp_name}: {e}"))?;
     match compression {
         Compression::None => Ok(Encoded::Plain(encoded)),
         Compression::Zstd => compress::compress(&encoded.into_vec(), progress).map(Encoded::Zstd),
@@ -67,7 +66,12 @@ pub fn run(
     output::refuse_binary_to_terminal(output)?;
     let inp = input::read_input(input, progress)?;
     let loaded = load::load(&inp, layouts, progress)?;
-    let encoded = write(&inp, &loaded, version, producer, compression, progress)?;
+    // The module holds what it needs of the input (blobs share it), so the
+    // rest of a mapped input (all of a text one) stops counting towards
+    // the peak memory of writing.
+    let name = inp.name.clone();
+    drop(inp);
+    let encoded = write(&name, &loaded, version, producer, compression, progress)?;
     progress.finish();
     let r = output::write_output_with(output, |w| encoded.write_to(w));
     crate::exit_without_freeing(encoded);
