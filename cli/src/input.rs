@@ -13,6 +13,9 @@ use std::sync::Arc;
 pub struct Input {
     /// The bytecode or text (decompressed when the file was zstd).
     pub bytes: SharedBytes,
+    /// The file mapping `bytes` is, when it is one (not for standard
+    /// input, a zstd frame or an empty file).
+    mapped: Option<Arc<memmap2::Mmap>>,
     /// The name locations and diagnostics use: the path as given.
     pub name: String,
     /// Size on disk when the input was a zstd frame.
@@ -27,17 +30,46 @@ impl Input {
     pub fn is_bytecode(&self) -> bool {
         rmlir_reader::is_bytecode(self.data())
     }
+
+    /// A callback for [`rmlir_reader::parse_module_releasing`]: drops the
+    /// pages of a mapped input before the offset it is given from this
+    /// process's memory (they stay in the page cache and fault back in if
+    /// read again). Text is read once, front to back, so a 50 MB file need
+    /// not stay resident while the module it describes grows (SPEC.md §3).
+    pub fn releaser(&self) -> impl FnMut(usize) + '_ {
+        let mut done = 0usize;
+        move |upto: usize| {
+            let Some(map) = self.mapped.as_deref() else {
+                return;
+            };
+            let upto = upto.min(map.len());
+            if upto <= done {
+                return;
+            }
+            // SAFETY: `DontNeed` on a read-only shared file mapping only
+            // drops pages; reading them again faults in the file's bytes,
+            // so every slice of the map stays valid.
+            #[cfg(unix)]
+            let _ = unsafe {
+                map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, done, upto - done)
+            };
+            done = upto;
+        }
+    }
 }
 
 pub fn read_input(input: &Path, progress: &mut Progress) -> Result<Input, String> {
-    let (raw, name): (SharedBytes, String) = if input == Path::new("-") {
+    let (raw, mapped, name): (SharedBytes, _, String) = if input == Path::new("-") {
         let mut buf = Vec::new();
         std::io::stdin()
             .read_to_end(&mut buf)
             .map_err(|e| format!("error: cannot read standard input: {e}"))?;
-        (Arc::new(buf), "<stdin>".to_string())
+        (Arc::new(buf), None, "<stdin>".to_string())
     } else {
-        (map_file(input)?, input.display().to_string())
+        match map_file(input)? {
+            Some(map) => (map.clone(), Some(map), input.display().to_string()),
+            None => (Arc::new(Vec::new()), None, input.display().to_string()),
+        }
     };
     let data: &[u8] = (*raw).as_ref();
     if compress::is_zstd(data) {
@@ -45,17 +77,20 @@ pub fn read_input(input: &Path, progress: &mut Progress) -> Result<Input, String
         return Ok(Input {
             compressed_bytes: Some(data.len()),
             bytes: Arc::new(plain),
+            mapped: None,
             name,
         });
     }
     Ok(Input {
         bytes: raw,
+        mapped,
         name,
         compressed_bytes: None,
     })
 }
 
-fn map_file(input: &Path) -> Result<SharedBytes, String> {
+/// The file's mapping, or `None` for an empty file.
+fn map_file(input: &Path) -> Result<Option<Arc<memmap2::Mmap>>, String> {
     let file = std::fs::File::open(input)
         .map_err(|e| format!("error: cannot read '{}': {e}", input.display()))?;
     let meta = file
@@ -69,12 +104,12 @@ fn map_file(input: &Path) -> Result<SharedBytes, String> {
     }
     if meta.len() == 0 {
         // Mapping an empty file fails on some systems; nothing to map anyway.
-        return Ok(Arc::new(Vec::<u8>::new()));
+        return Ok(None);
     }
     // SAFETY: the map is read-only; a file truncated under us by another
     // process is outside what this tool can defend against, as for every
     // mmap-based reader.
     let map = unsafe { memmap2::Mmap::map(&file) }
         .map_err(|e| format!("error: cannot map '{}': {e}", input.display()))?;
-    Ok(Arc::new(map))
+    Ok(Some(Arc::new(map)))
 }

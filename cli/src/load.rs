@@ -61,8 +61,13 @@ impl Layouts {
 pub fn load(inp: &Input, layouts: Layouts, progress: &mut Progress) -> Result<Loaded, String> {
     if !inp.is_bytecode() {
         progress.phase("parsing text");
-        let module =
-            rmlir_reader::parse_module(inp.data(), &inp.name).map_err(|e| e.to_string())?;
+        let module = rmlir_reader::parse_module_releasing(
+            inp.data(),
+            &inp.name,
+            rmlir_reader::Limits::default(),
+            &mut inp.releaser(),
+        )
+        .map_err(|e| e.to_string())?;
         return Ok(Loaded {
             module,
             header: None,

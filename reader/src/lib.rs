@@ -7,7 +7,7 @@ pub mod text;
 
 pub use error::{Error, ErrorKind, Position, Result};
 pub use limits::Limits;
-pub use text::{parse_module, parse_module_with_limits, TextLimits};
+pub use text::{parse_module, parse_module_releasing, parse_module_with_limits, TextLimits};
 pub mod bytecode;
 
 pub use bytecode::{

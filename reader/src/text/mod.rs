@@ -1,8 +1,10 @@
 //! The generic textual form.
+mod alias_table;
 pub mod lexer;
 mod parser;
 mod quant_body;
 
 pub use parser::{
-    parse_attr_into, parse_module, parse_module_with_limits, parse_type_into, TextLimits,
+    parse_attr_into, parse_module, parse_module_releasing, parse_module_with_limits,
+    parse_type_into, TextLimits,
 };

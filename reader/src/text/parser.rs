@@ -2,6 +2,7 @@
 //! generic syntax, builtin attributes, types and locations, aliases and the
 //! `{-# ... #-}` file metadata. Custom (pretty) op syntax is rejected.
 
+use super::alias_table::AliasTable;
 use super::lexer::{self, Tok, Token};
 use crate::affine_parser;
 use crate::error::{Error, ErrorKind, Position, Result};
@@ -73,11 +74,50 @@ pub fn parse_module_with_limits(src: &[u8], file_name: &str, limits: Limits) -> 
     Ok(p.m)
 }
 
+/// [`parse_module_with_limits`] that calls `release(n)` as it moves on:
+/// the parser is done with most of `src[..n]` and rarely reads it again
+/// (the names of a large function's values, an error's line). The bytes
+/// must stay readable: the command line passes a file mapping, whose
+/// released pages drop out of memory and fault back in if read (SPEC.md
+/// §3.4).
+pub fn parse_module_releasing(
+    src: &[u8],
+    file_name: &str,
+    limits: Limits,
+    release: &mut dyn FnMut(usize),
+) -> Result<Module> {
+    let mut p = Parser::new(src, file_name, limits);
+    p.release = Some(release);
+    p.parse_top_level()?;
+    Ok(p.m)
+}
+
+/// How far behind the current token [`parse_module_releasing`] keeps the
+/// source, and how often it releases.
+const RELEASE_LAG: usize = 1 << 20;
+const RELEASE_EVERY: usize = 4 << 20;
+
 #[derive(Clone, Copy)]
 enum LocTarget {
     Op(OpId),
     Arg(ValueId),
 }
+
+/// A use `loc(#name)` before `#name` is defined (MLIR allows it for
+/// location aliases, which are printed after the module). It is resolved
+/// when the alias is defined; uses still waiting at the end are errors,
+/// reported in order of use.
+struct DeferredLoc {
+    target: LocTarget,
+    /// Where `#name` is, and its length.
+    at: usize,
+    len: u32,
+    /// The previous deferred use of the same name, or `NO_USE`.
+    prev: u32,
+    done: bool,
+}
+
+const NO_USE: u32 = u32::MAX;
 
 struct NameEntry {
     /// Values by result number; `None` until defined or referenced.
@@ -120,9 +160,11 @@ struct Parser<'a> {
     /// Current region nesting.
     region_depth: usize,
     /// Names are slices of the source: no allocation per definition or use.
-    attr_aliases: HashMap<&'a [u8], AttrId>,
+    attr_aliases: AliasTable<'a>,
     type_aliases: HashMap<&'a [u8], TypeId>,
-    deferred_locs: Vec<(LocTarget, &'a [u8], usize)>,
+    deferred_locs: Vec<DeferredLoc>,
+    /// The last deferred use of each name not yet defined.
+    pending_locs: AliasTable<'a>,
     file_names: HashMap<&'a [u8], FileName>,
     /// This input's own name, for the locations the parser makes.
     own_file: FileName,
@@ -141,6 +183,9 @@ struct Parser<'a> {
     empty_dict: AttrId,
     unknown_loc: AttrId,
     line_starts: std::cell::OnceCell<Vec<usize>>,
+    /// See [`parse_module_releasing`].
+    release: Option<&'a mut dyn FnMut(usize)>,
+    next_release: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -160,9 +205,10 @@ impl<'a> Parser<'a> {
             // The (implicit or explicit) module body is region 1, as in
             // bytecode, so text never holds more nesting than bytecode reads.
             region_depth: 1,
-            attr_aliases: HashMap::default(),
+            attr_aliases: AliasTable::default(),
             type_aliases: HashMap::default(),
             deferred_locs: Vec::new(),
+            pending_locs: AliasTable::default(),
             file_names: HashMap::default(),
             own_file: file.as_bytes().into(),
             names: HashMap::default(),
@@ -177,6 +223,8 @@ impl<'a> Parser<'a> {
             empty_dict,
             unknown_loc,
             line_starts: std::cell::OnceCell::new(),
+            release: None,
+            next_release: RELEASE_EVERY,
         }
     }
 
@@ -264,6 +312,12 @@ impl<'a> Parser<'a> {
     fn bump(&mut self) {
         let next = lexer::skip_trivia(self.src, self.tok.end);
         self.tok = lexer::lex(self.src, next);
+        if self.tok.start >= self.next_release {
+            self.next_release = self.tok.start + RELEASE_EVERY;
+            if let Some(release) = self.release.as_mut() {
+                release(self.tok.start - RELEASE_LAG);
+            }
+        }
     }
 
     /// Re-lexes from an arbitrary offset (used after char-level scanning).
@@ -476,15 +530,34 @@ impl<'a> Parser<'a> {
         let name = self.alias_name_checked()?;
         self.bump();
         self.expect(Tok::Equal, "'='")?;
-        if self.attr_aliases.contains_key(&name) {
+        if self.attr_aliases.get(name).is_some() {
             return self.sem_err_at(
                 at,
                 format!("redefinition of attribute alias id '{}'", lossy(name)),
             );
         }
         let attr = self.parse_attr(None)?;
-        self.attr_aliases.insert(name, attr);
+        self.attr_aliases.insert(name, attr.0);
+        if !self.pending_locs.is_empty() && self.m.ctx.attr(attr).is_location() {
+            if let Some(last) = self.pending_locs.remove(name) {
+                let mut i = last;
+                while i != NO_USE {
+                    let d = &mut self.deferred_locs[i as usize];
+                    d.done = true;
+                    let (target, prev) = (d.target, d.prev);
+                    self.set_loc(target, attr);
+                    i = prev;
+                }
+            }
+        }
         Ok(())
+    }
+
+    fn set_loc(&mut self, target: LocTarget, loc: AttrId) {
+        match target {
+            LocTarget::Op(op) => self.m.ops[op.index()].loc = loc,
+            LocTarget::Arg(v) => self.m.values[v.index()].loc = Some(loc),
+        }
     }
 
     fn parse_type_alias_def(&mut self) -> Result<()> {
@@ -503,9 +576,18 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// Reports the first use (in source order) whose alias was never
+    /// defined or is not a location; the others were resolved as their
+    /// aliases were defined.
     fn resolve_deferred_locs(&mut self) -> Result<()> {
-        for (target, name, at) in std::mem::take(&mut self.deferred_locs) {
-            let Some(&attr) = self.attr_aliases.get(&name) else {
+        let src = self.src;
+        for d in std::mem::take(&mut self.deferred_locs) {
+            if d.done {
+                continue;
+            }
+            let (target, at) = (d.target, d.at);
+            let name = &src[at + 1..at + d.len as usize];
+            let Some(attr) = self.attr_aliases.get(name).map(AttrId) else {
                 return self.sem_err_at(at, format!("undefined location alias '#{}'", lossy(name)));
             };
             if !self.m.ctx.attr(attr).is_location() {
@@ -517,10 +599,7 @@ impl<'a> Parser<'a> {
                     ),
                 );
             }
-            match target {
-                LocTarget::Op(op) => self.m.ops[op.index()].loc = attr,
-                LocTarget::Arg(v) => self.m.values[v.index()].loc = Some(attr),
-            }
+            self.set_loc(target, attr);
         }
         Ok(())
     }
@@ -867,8 +946,8 @@ impl<'a> Parser<'a> {
             let at = self.tok.start;
             let name = &self.spelling()[1..];
             self.bump();
-            match self.attr_aliases.get(name) {
-                Some(&a) => {
+            match self.attr_aliases.get(name).map(AttrId) {
+                Some(a) => {
                     if !self.m.ctx.attr(a).is_location() {
                         return self.sem_err_at(
                             at,
@@ -881,7 +960,17 @@ impl<'a> Parser<'a> {
                     Some(a)
                 }
                 None => {
-                    self.deferred_locs.push((target, name, at));
+                    let i = u32::try_from(self.deferred_locs.len())
+                        .expect("fewer than 2^32 operations and arguments");
+                    let prev = self.pending_locs.get(name).unwrap_or(NO_USE);
+                    self.pending_locs.insert(name, i);
+                    self.deferred_locs.push(DeferredLoc {
+                        target,
+                        at,
+                        len: (name.len() + 1) as u32,
+                        prev,
+                        done: false,
+                    });
                     None
                 }
             }
@@ -890,10 +979,7 @@ impl<'a> Parser<'a> {
         };
         self.expect(Tok::RParen, "')' in inline location")?;
         if let Some(loc) = loc {
-            match target {
-                LocTarget::Op(op) => self.m.ops[op.index()].loc = loc,
-                LocTarget::Arg(v) => self.m.values[v.index()].loc = Some(loc),
-            }
+            self.set_loc(target, loc);
         }
         Ok(())
     }

@@ -548,7 +548,7 @@ impl<'a> Parser<'a> {
         let ident = &self.src[self.tok.start + 1..self.tok.end];
         let has_body = self.src.get(self.tok.end) == Some(&b'<');
         if !has_body && !ident.contains(&b'.') {
-            let Some(&a) = self.attr_aliases.get(ident) else {
+            let Some(a) = self.attr_aliases.get(ident).map(AttrId) else {
                 return self
                     .sem_err_at(at, format!("undefined symbol alias id '{}'", lossy(ident)));
             };
@@ -944,7 +944,7 @@ impl<'a> Parser<'a> {
             let ident = &self.src[self.tok.start + 1..self.tok.end];
             let has_body = self.src.get(self.tok.end) == Some(&b'<');
             if !has_body && !ident.contains(&b'.') {
-                let Some(&a) = self.attr_aliases.get(ident) else {
+                let Some(a) = self.attr_aliases.get(ident).map(AttrId) else {
                     return self
                         .sem_err_at(at, format!("undefined symbol alias id '{}'", lossy(ident)));
                 };

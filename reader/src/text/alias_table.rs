@@ -1,0 +1,170 @@
+//! A map from alias names to `u32` values, compact for the names
+//! mlir-opt prints: `<prefix><n>` (`#loc`, `#loc1`, …, `#loc576000`) with
+//! `n` counting up. Those are kept in a vector per prefix, indexed by
+//! `n`: 4 bytes per alias instead of a 24-byte hash-map slot, and no
+//! comparison of name bytes, which may sit in source pages already
+//! released (SPEC.md §3). Any other name, or a number that would grow
+//! its prefix's vector past twice its entries (so that input cannot make
+//! the vector large), goes to a hash map.
+
+use rmlir_format::fasthash::FastMap as HashMap;
+
+const NONE: u32 = u32::MAX;
+
+/// A vector grows to hold `n` only while `n` is below twice its entries
+/// plus this.
+const SLACK: usize = 16;
+
+#[derive(Default)]
+struct Numbered {
+    slots: Vec<u32>,
+    entries: usize,
+}
+
+#[derive(Default)]
+pub struct AliasTable<'a> {
+    numbered: HashMap<&'a [u8], Numbered>,
+    named: HashMap<&'a [u8], u32>,
+}
+
+/// `name` as a prefix and a canonical decimal number (no leading zero),
+/// if it ends in one.
+fn split_number(name: &[u8]) -> Option<(&[u8], usize)> {
+    let digits = name.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 || digits > 9 {
+        return None;
+    }
+    let (prefix, number) = name.split_at(name.len() - digits);
+    if number.len() > 1 && number[0] == b'0' {
+        return None;
+    }
+    let n = number
+        .iter()
+        .fold(0usize, |n, &d| n * 10 + usize::from(d - b'0'));
+    Some((prefix, n))
+}
+
+impl<'a> AliasTable<'a> {
+    pub fn is_empty(&self) -> bool {
+        self.numbered.is_empty() && self.named.is_empty()
+    }
+
+    pub fn get(&self, name: &[u8]) -> Option<u32> {
+        if let Some((prefix, n)) = split_number(name) {
+            let v = self
+                .numbered
+                .get(prefix)
+                .and_then(|t| t.slots.get(n))
+                .copied()
+                .unwrap_or(NONE);
+            if v != NONE {
+                return Some(v);
+            }
+        }
+        self.named.get(name).copied()
+    }
+
+    /// Sets `name` to `v` (`v` is not `u32::MAX`).
+    pub fn insert(&mut self, name: &'a [u8], v: u32) {
+        debug_assert_ne!(v, NONE);
+        if let Some((prefix, n)) = split_number(name) {
+            let t = self.numbered.entry(prefix).or_default();
+            if n < t.slots.len() || n < 2 * t.entries + SLACK {
+                if n >= t.slots.len() {
+                    t.slots.resize(n + 1, NONE);
+                }
+                if t.slots[n] == NONE {
+                    t.entries += 1;
+                }
+                t.slots[n] = v;
+                if !self.named.is_empty() {
+                    self.named.remove(name);
+                }
+                return;
+            }
+        }
+        self.named.insert(name, v);
+    }
+
+    pub fn remove(&mut self, name: &[u8]) -> Option<u32> {
+        if let Some((prefix, n)) = split_number(name) {
+            if let Some(slot) = self
+                .numbered
+                .get_mut(prefix)
+                .and_then(|t| t.slots.get_mut(n))
+            {
+                if *slot != NONE {
+                    return Some(std::mem::replace(slot, NONE));
+                }
+            }
+        }
+        self.named.remove(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_number_takes_canonical_decimal_suffixes() {
+        assert_eq!(split_number(b"loc12"), Some((&b"loc"[..], 12)));
+        assert_eq!(split_number(b"loc0"), Some((&b"loc"[..], 0)));
+        assert_eq!(split_number(b"loc"), None);
+        assert_eq!(split_number(b"loc007"), None);
+        assert_eq!(split_number(b"a1b"), None);
+        assert_eq!(split_number(b"x1234567890"), None);
+    }
+
+    /// `loc7` and `loc007` are different names; numbered and named entries
+    /// never shadow each other; a far number goes to the map.
+    #[test]
+    fn numbered_and_named_entries_are_one_map() {
+        let mut t = AliasTable::default();
+        t.insert(b"loc", 1);
+        t.insert(b"loc1", 2);
+        t.insert(b"loc007", 3);
+        t.insert(b"loc7", 4);
+        t.insert(b"loc900000", 5);
+        t.insert(b"map", 6);
+        assert_eq!(t.get(b"loc"), Some(1));
+        assert_eq!(t.get(b"loc1"), Some(2));
+        assert_eq!(t.get(b"loc007"), Some(3));
+        assert_eq!(t.get(b"loc7"), Some(4));
+        assert_eq!(t.get(b"loc900000"), Some(5));
+        assert_eq!(t.get(b"loc2"), None);
+        assert_eq!(t.get(b"loc8"), None);
+        assert!(t.numbered[&b"loc"[..]].slots.len() <= SLACK + 4);
+        assert_eq!(t.remove(b"loc7"), Some(4));
+        assert_eq!(t.get(b"loc7"), None);
+        assert_eq!(t.remove(b"loc7"), None);
+        assert_eq!(t.remove(b"loc900000"), Some(5));
+        t.insert(b"loc1", 9);
+        assert_eq!(t.get(b"loc1"), Some(9));
+    }
+
+    /// Counting up keeps every number in the vector; its length stays
+    /// within twice the entries.
+    #[test]
+    fn counting_up_stays_dense() {
+        let mut t = AliasTable::default();
+        let names: Vec<Vec<u8>> = (0..10_000)
+            .map(|i| format!("loc{i}").into_bytes())
+            .collect();
+        for (i, n) in names.iter().enumerate() {
+            t.insert(n, i as u32);
+        }
+        assert!(t.named.is_empty());
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(t.get(n), Some(i as u32));
+        }
+        let every_other: Vec<Vec<u8>> = (0..10_000)
+            .map(|i| format!("x{}", 1000 * i).into_bytes())
+            .collect();
+        for n in &every_other {
+            t.insert(n, 1);
+        }
+        let x = &t.numbered[&b"x"[..]];
+        assert!(x.slots.len() <= 2 * x.entries + SLACK);
+    }
+}
