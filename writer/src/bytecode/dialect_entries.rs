@@ -469,7 +469,7 @@ mod quant {
     /// hexadecimal when the decimal form would not read back exactly.
     fn double(t: &str) -> Option<u64> {
         let t = t.trim();
-        if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        if let Some(hex) = t.strip_prefix("0x") {
             return u64::from_str_radix(hex, 16).ok();
         }
         parse_mlir_float(FloatKind::F64, t).ok().map(|b| b as u64)
