@@ -1136,19 +1136,23 @@ pub fn to_f64(kind: FloatKind, bits: u128) -> f64 {
 mod tests {
     use super::*;
 
+    /// A xorshift generator: reproducible test inputs without a dependency.
+    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
     /// The printer's fast round-trip check answers as APFloat's parser
     /// does, on the printed short form of random and edge bit patterns
     /// (subnormals, extremes, ones that need the long form) and on that
     /// text with its last digit changed.
     #[test]
     fn fast_read_back_agrees_with_apfloat() {
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         let mut patterns: Vec<(FloatKind, u128)> = vec![
             (FloatKind::F32, 1),
             (FloatKind::F32, 0x007F_FFFF),
@@ -1201,13 +1205,7 @@ mod tests {
     /// point where the integer stops fitting.
     #[test]
     fn reduced_digits_small_and_big_agree() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut small = 0;
         for i in 0..50_000 {
             let r = next();
