@@ -15,7 +15,6 @@
 
 use crate::compress::Compression;
 use crate::encode::{self, DEFAULT_PRODUCER};
-use crate::input::Input;
 use crate::load::{Layouts, Loaded};
 use crate::progress::Progress;
 use crate::{input, load, output};
@@ -44,7 +43,7 @@ pub fn parse_target(s: &str) -> Result<String, String> {
 }
 
 pub fn convert(
-    inp: &Input,
+    inp_name: &str,
     loaded: &Loaded,
     version: u64,
     target: Option<&str>,
@@ -57,7 +56,7 @@ pub fn convert(
         (Some(h), None) if h.layouts_release == writes => h.producer.clone(),
         _ => DEFAULT_PRODUCER.to_string(),
     });
-    encode::write(&inp.name, loaded, version, producer, compression, progress)
+    encode::write(inp_name, loaded, version, producer, compression, progress)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -76,8 +75,12 @@ pub fn run(
     output::refuse_binary_to_terminal(Some(output))?;
     let inp = input::read_input(input, progress)?;
     let loaded = load::load(&inp, layouts, progress)?;
+    // Large blobs keep the map alive (they share it) and go from it to the
+    // output file (SPEC.md §6.10); the rest of the input is not needed.
+    let name = inp.name.clone();
+    drop(inp);
     let encoded = convert(
-        &inp,
+        &name,
         &loaded,
         version,
         target.as_deref(),
@@ -86,8 +89,6 @@ pub fn run(
         progress,
     )?;
     progress.finish();
-    // The output is written while the input is still mapped: its large
-    // blobs go from the map to the file (SPEC.md §6.10).
     let r = output::write_output_with(Some(output), |w| encoded.write_to(w));
     crate::exit_without_freeing(encoded);
     crate::exit_without_freeing(loaded);

@@ -12,7 +12,11 @@ pub fn run(
     progress: &mut Progress,
 ) -> Result<(), String> {
     let inp = input::read_input(input, progress)?;
-    let loaded = load::load(&inp, layouts, progress)?;
+    let mut loaded = load::load(&inp, layouts, progress)?;
+    // Printing only reads the module: neither the rest of the input (blobs
+    // share it) nor the interning index need stay in memory meanwhile.
+    drop(inp);
+    loaded.module.ctx.release_index();
     if output.is_none_or(|p| p == Path::new("-")) {
         // The text goes to standard output as it is printed: no progress
         // line may be drawn between its pieces on a shared terminal.

@@ -44,6 +44,9 @@ impl<T: Hash + Eq> Interner<T> {
     }
 
     fn intern(&mut self, item: T) -> u32 {
+        if self.hashes.len() != self.items.len() {
+            self.rebuild_index();
+        }
         let h = Self::hash(&item);
         let id = u32::try_from(self.items.len()).expect("more than 2^32 interned items");
         let (items, hashes) = (&self.items, &self.hashes);
@@ -64,13 +67,35 @@ impl<T: Hash + Eq> Interner<T> {
     }
 
     fn reserve(&mut self, n: usize) {
+        if self.hashes.len() != self.items.len() {
+            self.rebuild_index();
+        }
         self.items.reserve(n);
         self.hashes.reserve(n);
         let hashes = &self.hashes;
         self.index.reserve(n, |&i| hashes[i as usize]);
     }
 
+    /// Frees the index and the kept hashes; see `Context::release_index`.
+    fn release_index(&mut self) {
+        self.index = hashbrown::HashTable::new();
+        self.hashes = Vec::new();
+    }
+
+    fn rebuild_index(&mut self) {
+        self.hashes = self.items.iter().map(Self::hash).collect();
+        let hashes = &self.hashes;
+        let mut index = hashbrown::HashTable::with_capacity(hashes.len());
+        for i in 0..hashes.len() as u32 {
+            index.insert_unique(hashes[i as usize], i, |&j| hashes[j as usize]);
+        }
+        self.index = index;
+    }
+
     fn find(&self, item: &T) -> Option<u32> {
+        if self.hashes.len() != self.items.len() {
+            return self.items.iter().position(|x| x == item).map(|i| i as u32);
+        }
         let h = Self::hash(item);
         self.index
             .find(h, |&i| {
@@ -99,6 +124,15 @@ impl Context {
     pub fn reserve(&mut self, attrs: usize, types: usize) {
         self.attrs.reserve(attrs);
         self.types.reserve(types);
+    }
+
+    /// Frees what uniquing needs (the hash index and the kept hashes, 18
+    /// bytes per item) for a caller that will only read the context, such
+    /// as `decode` before it prints (SPEC.md §2.1). The next `intern_*`
+    /// rebuilds them; `find_*` meanwhile compares item by item.
+    pub fn release_index(&mut self) {
+        self.attrs.release_index();
+        self.types.release_index();
     }
 
     pub fn intern_type(&mut self, t: TypeData) -> TypeId {
@@ -185,5 +219,37 @@ impl Context {
             locations: members,
             metadata,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int(v: i64) -> AttrData {
+        AttrData::Integer {
+            ty: TypeId(0),
+            value: v.into(),
+        }
+    }
+
+    /// After `release_index`, lookups still find every item, interning an
+    /// equal item still gives its id, and a new one a new id.
+    #[test]
+    fn released_index_keeps_uniquing() {
+        let mut c = Context::new();
+        let ids: Vec<AttrId> = (0..100).map(|v| c.intern_attr(int(v))).collect();
+        c.release_index();
+        assert_eq!(c.find_attr(&int(42)), Some(ids[42]));
+        assert_eq!(c.find_attr(&int(1000)), None);
+        assert_eq!(c.intern_attr(int(7)), ids[7]);
+        let new = c.intern_attr(int(1000));
+        assert_eq!(new, AttrId(100));
+        assert_eq!(c.find_attr(&int(1000)), Some(new));
+        assert_eq!(c.intern_attr(int(99)), ids[99]);
+        c.release_index();
+        c.reserve(10, 0);
+        assert_eq!(c.intern_attr(int(5)), ids[5]);
+        assert_eq!(c.num_attrs(), 101);
     }
 }
