@@ -832,7 +832,14 @@ impl Printer<'_, '_> {
                 let rest = s.trim_start_matches(|c: char| {
                     c.is_ascii_alphanumeric() || c == '_' || c == '.'
                 });
-                self.out.push_str(rest);
+                if rest.is_empty() {
+                    // A bare mnemonic stripped would be no text at all (it
+                    // occurs only in bodies mlir-opt rejects): the whole
+                    // attribute reads back as the same stripped piece.
+                    self.attr_impl(a, Elide::Never);
+                } else {
+                    self.out.push_str(rest);
+                }
             }
             _ => self.attr_impl(a, Elide::Never),
         }
