@@ -70,6 +70,15 @@ impl<'a> Entries<'a> {
         self.len += 1;
     }
 
+    /// Records `n` entries at once, the first at a checkpoint (`n` at
+    /// most `CHECKPOINT_EVERY`): their sizes are one-byte varints from
+    /// `pos` on, and the first entry's data starts at `offset`.
+    fn push_run(&mut self, pos: usize, offset: usize, n: usize) {
+        debug_assert!(self.len.is_multiple_of(CHECKPOINT_EVERY) && n <= CHECKPOINT_EVERY);
+        self.checkpoints.push((pos, offset));
+        self.len += n;
+    }
+
     pub fn get(&self, i: usize) -> Option<Entry<'a>> {
         if i >= self.len {
             return None;
@@ -151,7 +160,29 @@ impl<'a> AttrTypeTable<'a> {
                     if count > 0 {
                         out.groups.push((out.len(), d as usize, r.position()));
                     }
-                    for _ in 0..count {
+                    let mut left = count;
+                    while left > 0 {
+                        // Most sizes are one-byte varints (low bit set): a
+                        // whole checkpoint's worth of them is added up at
+                        // once (`info` on an op-heavy file scans millions).
+                        if left >= CHECKPOINT_EVERY as u64
+                            && out.len().is_multiple_of(CHECKPOINT_EVERY)
+                        {
+                            let pos = r.position();
+                            let run = r.all_bytes().get(pos..pos + CHECKPOINT_EVERY);
+                            if let Some(run) = run.filter(|b| b.iter().all(|&b| b & 1 == 1)) {
+                                let total: usize = run.iter().map(|&b| usize::from(b >> 2)).sum();
+                                if total <= data.data.len() - offset {
+                                    out.push_run(pos, offset, CHECKPOINT_EVERY);
+                                    r.skip(CHECKPOINT_EVERY as u64)?;
+                                    offset += total;
+                                    out.end = offset;
+                                    left -= CHECKPOINT_EVERY as u64;
+                                    continue;
+                                }
+                            }
+                        }
+                        left -= 1;
                         let at = r.offset();
                         let pos = r.position();
                         let (size, _custom) = r.read_varint_flag()?;
