@@ -265,7 +265,7 @@ fn check_references(
             })
         };
         let use_region = t.region_of_op(op);
-        for (i, &v) in o.operands.iter().enumerate() {
+        for (i, &v) in m.operands(op).iter().enumerate() {
             if v.index() >= m.values.len() {
                 d(format!("operand #{i} is out of range"));
                 continue;

@@ -43,10 +43,11 @@ id_type!(
 #[derive(Clone, Debug)]
 pub struct Operation {
     pub name: OpNameId,
+    /// The op's operands: `Module::operands(op)`, a range of one vector
+    /// of the module (SPEC.md §2.5).
+    pub operands: OperandRange,
     /// Boxed slices, not vectors: an op's lists do not grow once it is
-    /// made, and there is one `Operation` per op of a module (88 bytes
-    /// instead of 112, SPEC.md §2.5).
-    pub operands: Box<[ValueId]>,
+    /// made, and there is one `Operation` per op of a module.
     /// Results are allocated contiguously: `first_result .. first_result + num_results`.
     pub first_result: u32,
     pub num_results: u32,
@@ -58,6 +59,27 @@ pub struct Operation {
     pub regions: Box<[RegionId]>,
     pub loc: AttrId,
     pub parent: Option<BlockId>,
+}
+
+/// Where an op's operands are in `Module::operand_pool`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OperandRange {
+    start: u32,
+    len: u32,
+}
+
+impl OperandRange {
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+
+    fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
 }
 
 impl Operation {
@@ -170,6 +192,9 @@ pub struct Module {
     pub blocks: Vec<Block>,
     pub regions: Vec<Region>,
     pub values: Vec<ValueData>,
+    /// Every op's operands, one op after another: one vector instead of a
+    /// heap block per op.
+    operand_pool: Vec<ValueId>,
     pub op_names: OpNames,
     /// The top-level operation (normally `builtin.module`).
     pub top: Option<OpId>,
@@ -196,6 +221,13 @@ impl Module {
     }
     pub fn op_mut(&mut self, id: OpId) -> &mut Operation {
         &mut self.ops[id.index()]
+    }
+    pub fn operands(&self, id: OpId) -> &[ValueId] {
+        &self.operand_pool[self.ops[id.index()].operands.range()]
+    }
+    pub fn operands_mut(&mut self, id: OpId) -> &mut [ValueId] {
+        let r = self.ops[id.index()].operands.range();
+        &mut self.operand_pool[r]
     }
     pub fn block(&self, id: BlockId) -> &Block {
         &self.blocks[id.index()]
@@ -265,9 +297,13 @@ impl Module {
         for &r in &regions {
             self.regions[r.index()].parent = Some(id);
         }
+        let start = u32::try_from(self.operand_pool.len()).expect("fewer than 2^32 operands");
+        let len = u32::try_from(operands.len()).expect("fewer than 2^32 operands");
+        start.checked_add(len).expect("fewer than 2^32 operands");
+        self.operand_pool.extend_from_slice(&operands);
         self.ops.push(Operation {
             name,
-            operands: operands.into_boxed_slice(),
+            operands: OperandRange { start, len },
             first_result,
             num_results: result_types.len() as u32,
             successors: successors.into_boxed_slice(),

@@ -27,7 +27,7 @@ impl UseTable {
         let live = live_ops(m);
         let mut start = vec![0u32; m.values.len() + 1];
         for &op in &live {
-            for v in &m.op(op).operands {
+            for v in m.operands(op) {
                 if let Some(c) = start.get_mut(v.index() + 1) {
                     *c += 1;
                 }
@@ -39,7 +39,7 @@ impl UseTable {
         let mut fill = start.clone();
         let mut uses = vec![(OpId(0), 0u32); *start.last().unwrap_or(&0) as usize];
         for &op in &live {
-            for (i, v) in m.op(op).operands.iter().enumerate() {
+            for (i, v) in m.operands(op).iter().enumerate() {
                 if let Some(slot) = fill.get_mut(v.index()) {
                     uses[*slot as usize] = (op, i as u32);
                     *slot += 1;

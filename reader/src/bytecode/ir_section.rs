@@ -114,9 +114,9 @@ impl<'a> BytecodeReader<'a> {
 
     fn close_scope(&mut self, scope: Scope, r: &Reader<'a>) -> Result<()> {
         for (op, i) in scope.pending {
-            let v = self.module.ops[op.index()].operands[i];
+            let v = self.module.operands(op)[i];
             match scope.replacements.get(&v) {
-                Some(&real) => self.module.ops[op.index()].operands[i] = real,
+                Some(&real) => self.module.operands_mut(op)[i] = real,
                 None => return r.err("not all forward unresolved forward operand references"),
             }
         }
@@ -139,8 +139,8 @@ impl<'a> BytecodeReader<'a> {
     ) -> Result<()> {
         let mut counts: HashMap<ValueId, usize> =
             entries.iter().map(|e| (e.value, 0usize)).collect();
-        for op in &self.module.ops[first_op..] {
-            for v in &op.operands {
+        for op in first_op..self.module.ops.len() {
+            for v in self.module.operands(OpId(op as u32)) {
                 if let Some(c) = counts.get_mut(v) {
                     *c += 1;
                 }
@@ -552,12 +552,17 @@ impl<'a> BytecodeReader<'a> {
                 id
             }
         };
-        let attributes = match attributes {
-            Some(a) => a,
-            None => self
-                .module
-                .ctx
-                .intern_attr(AttrData::Dictionary(Vec::new())),
+        let attributes = match (attributes, self.empty_dict) {
+            (Some(a), _) => a,
+            (None, Some(empty)) => empty,
+            (None, None) => {
+                let empty = self
+                    .module
+                    .ctx
+                    .intern_attr(AttrData::Dictionary(Vec::new()));
+                self.empty_dict = Some(empty);
+                empty
+            }
         };
         let op = self.module.new_op(
             name_id,

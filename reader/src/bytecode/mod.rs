@@ -114,6 +114,9 @@ pub struct BytecodeReader<'a> {
     /// Locations' file names by their `StringAttr`: shared, one
     /// allocation per file rather than per location.
     file_names: rmlir_format::fasthash::FastMap<AttrId, rmlir_format::FileName>,
+    /// The empty dictionary, once interned: the attributes of every op
+    /// that has none.
+    empty_dict: Option<AttrId>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -272,6 +275,7 @@ impl<'a> BytecodeReader<'a> {
         let mut r = BytecodeReader {
             op_name_cache,
             file_names: Default::default(),
+            empty_dict: None,
             version: header.version,
             sections: section_info,
             producer: header.producer,

@@ -618,11 +618,11 @@ impl<'a> Parser<'a> {
         }
         if !self.replacements.is_empty() {
             let reps = std::mem::take(&mut self.replacements);
-            for (op, o) in self.m.ops.iter_mut().enumerate() {
-                for (i, v) in o.operands.iter_mut().enumerate() {
+            for op in 0..self.m.ops.len() as u32 {
+                for (i, v) in self.m.operands_mut(OpId(op)).iter_mut().enumerate() {
                     if let Some(&r) = reps.get(v) {
                         *v = r;
-                        self.forward_uses.insert((OpId(op as u32), i as u32));
+                        self.forward_uses.insert((OpId(op), i as u32));
                     }
                 }
             }

@@ -226,7 +226,7 @@ fn check_value_scopes(m: &Module, isolated: &[bool]) -> Result<(), WriteError> {
         let Some(use_region) = o.parent.and_then(|b| m.block(b).parent) else {
             continue;
         };
-        for &v in &o.operands {
+        for &v in m.operands(op) {
             let Some(want) = def_region(v) else {
                 return Err(WriteError::at(
                     m,

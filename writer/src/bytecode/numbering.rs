@@ -501,7 +501,7 @@ fn compute_isolation(m: &Module, top: OpId, registry: &OpRegistry) -> Vec<bool> 
         let o = m.op(op);
         if stack.last().is_some_and(|s| s.unresolved) {
             let parent_region = o.parent.and_then(|b| m.block(b).parent);
-            for &v in &o.operands {
+            for &v in m.operands(op) {
                 let vr = region_of(v);
                 if vr == parent_region {
                     continue;

@@ -410,7 +410,7 @@ impl IrWriter<'_, '_> {
         }
         if !o.operands.is_empty() {
             e.varint(o.operands.len() as u64);
-            for &x in &o.operands {
+            for &x in m.operands(op) {
                 let id = self.num.value_ids[x.index()];
                 if id == u32::MAX {
                     return Err(WriteError::at(

@@ -356,7 +356,7 @@ impl<'m> Collector<'m> {
     fn visit_op_operands_and_attrs(&mut self, op: OpId) {
         let m = self.m;
         let o = m.op(op);
-        for &v in &o.operands {
+        for &v in m.operands(op) {
             self.visit_type(m.value(v).ty, false);
         }
         for v in o.results() {

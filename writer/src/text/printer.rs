@@ -267,7 +267,7 @@ impl Printer<'_, '_> {
         }
         escaped_string(m.op_name(op), &mut self.out);
         self.out.push('(');
-        for (i, &v) in o.operands.iter().enumerate() {
+        for (i, &v) in m.operands(op).iter().enumerate() {
             if i > 0 {
                 self.out.push_str(", ");
             }
@@ -307,7 +307,7 @@ impl Printer<'_, '_> {
             }
         }
         self.out.push_str(" : (");
-        for (i, &v) in o.operands.iter().enumerate() {
+        for (i, &v) in m.operands(op).iter().enumerate() {
             if i > 0 {
                 self.out.push_str(", ");
             }
