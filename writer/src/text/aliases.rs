@@ -12,16 +12,57 @@ pub enum Sym {
     Type(TypeId),
 }
 
-/// One symbol met by the walk: 24 bytes, as there is one per location of
+/// One symbol met by the walk: 20 bytes, as there is one per location of
 /// the module (576k for the 50 MB benchmark module).
 struct Entry {
-    sym: Sym,
+    sym: PackedSym,
     depth: u32,
     /// This entry's children: `Collector::child_list[start..start + len]`.
     children: (u32, u32),
-    /// Its alias name in `Names`, if it gets one.
-    alias: Option<NameId>,
+    /// Its alias name in `Names` plus one, or 0 for none.
+    alias: u16,
     can_be_deferred: bool,
+}
+
+impl Entry {
+    fn alias(&self) -> Option<NameId> {
+        self.alias.checked_sub(1).map(NameId)
+    }
+}
+
+fn alias_field(name: Option<NameId>) -> u16 {
+    name.map_or(0, |n| {
+        n.0.checked_add(1).expect("fewer than 2^16 - 1 alias names")
+    })
+}
+
+/// A `Sym` in 4 bytes: the top bit says type.
+#[derive(Clone, Copy)]
+struct PackedSym(u32);
+
+impl PackedSym {
+    const TYPE: u32 = 1 << 31;
+
+    fn new(sym: Sym) -> Self {
+        let (id, tag) = match sym {
+            Sym::Attr(a) => (a.0, 0),
+            Sym::Type(t) => (t.0, Self::TYPE),
+        };
+        assert!(id < Self::TYPE, "fewer than 2^31 attributes and types");
+        PackedSym(id | tag)
+    }
+
+    fn get(self) -> Sym {
+        if self.0 & Self::TYPE != 0 {
+            Sym::Type(TypeId(self.0 & !Self::TYPE))
+        } else {
+            Sym::Attr(AttrId(self.0))
+        }
+    }
+
+    fn is_type(self) -> bool {
+        self.0 & Self::TYPE != 0
+    }
 }
 
 /// An alias name (`loc`, `map`, `di_file`, ...) as an index into a
@@ -177,14 +218,14 @@ impl Aliases {
             .collect();
         let c = Collector::walk(m, top, &registered_props, force_split);
         let mut aliased: Vec<u32> = (0..c.entries.len() as u32)
-            .filter(|&i| c.entries[i as usize].alias.is_some())
+            .filter(|&i| c.entries[i as usize].alias != 0)
             .collect();
-        let name_of = |e: &Entry| e.alias.map(|n| c.names.get(n));
+        let name_of = |e: &Entry| e.alias().map(|n| c.names.get(n));
         aliased.sort_by(|&a, &b| {
             let (ea, eb) = (&c.entries[a as usize], &c.entries[b as usize]);
             ea.depth
                 .cmp(&eb.depth)
-                .then_with(|| matches!(eb.sym, Sym::Type(_)).cmp(&matches!(ea.sym, Sym::Type(_))))
+                .then_with(|| eb.sym.is_type().cmp(&ea.sym.is_type()))
                 .then_with(|| name_of(ea).cmp(&name_of(eb)))
         });
         let mut counts = vec![0u32; c.names.0.len()];
@@ -192,11 +233,11 @@ impl Aliases {
         let mut list = Vec::with_capacity(aliased.len());
         for i in aliased {
             let e = &c.entries[i as usize];
-            let name = e.alias.expect("filtered");
+            let name = e.alias().expect("filtered");
             let n = &mut counts[name.0 as usize];
-            index.insert(e.sym, list.len() as u32);
+            index.insert(e.sym.get(), list.len() as u32);
             list.push((
-                e.sym,
+                e.sym.get(),
                 Alias {
                     name,
                     index: *n,
@@ -296,7 +337,7 @@ impl<'m> Collector<'m> {
         let mut to_here = Vec::with_capacity(k.entries.len());
         let first_new = self.entries.len();
         for e in &k.entries {
-            match self.index.get(e.sym) {
+            match self.index.get(e.sym.get()) {
                 Some(g) => {
                     self.entries[g as usize].can_be_deferred &= e.can_be_deferred;
                     to_here.push(g);
@@ -305,12 +346,12 @@ impl<'m> Collector<'m> {
                     let g = u32::try_from(self.entries.len()).expect("fewer than 2^32 symbols");
                     self.entries.push(Entry {
                         sym: e.sym,
-                        alias: e.alias.map(|n| self.names.id(k.names.get(n))),
+                        alias: alias_field(e.alias().map(|n| self.names.id(k.names.get(n)))),
                         depth: e.depth,
                         can_be_deferred: e.can_be_deferred,
                         children: e.children,
                     });
-                    self.index.insert(e.sym, g);
+                    self.index.insert(e.sym.get(), g);
                     to_here.push(g);
                 }
             }
@@ -415,8 +456,8 @@ impl<'m> Collector<'m> {
         let i = self.entries.len();
         let alias = alias.map(|n| self.names.id(n));
         self.entries.push(Entry {
-            sym,
-            alias,
+            sym: PackedSym::new(sym),
+            alias: alias_field(alias),
             depth: if alias.is_some() { 1 } else { 0 },
             can_be_deferred,
             children: (0, 0),
