@@ -104,7 +104,7 @@ pub fn collect(input: &Input, layouts: Layouts) -> Result<Info, String> {
         .map_err(|e| format!("{}: {e}", input.name))?;
     let m = r.module();
     let mut top_level = Vec::new();
-    if let Some(&region) = m.op(top).regions.first() {
+    if let Some(&region) = m.op(top).regions().first() {
         for &b in &m.region(region).blocks {
             for &op in &m.block(b).ops {
                 top_level.push(SymbolJson {

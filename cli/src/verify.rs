@@ -150,7 +150,7 @@ fn walk(
         if !m.ctx.attr(o.loc).is_location() {
             d(op, "the location is not a location attribute".into());
         }
-        for (ri, &r) in o.regions.iter().enumerate() {
+        for (ri, &r) in o.regions().iter().enumerate() {
             if r.index() >= m.regions.len() {
                 d(op, format!("region #{ri} is out of range"));
                 continue;
@@ -321,7 +321,7 @@ fn check_references(
                 }
             }
         }
-        if o.successors.is_empty() {
+        if o.successors().is_empty() {
             continue;
         }
         let Some(block) = t.op_block[op.index()] else {
@@ -331,7 +331,7 @@ fn check_references(
         if m.block(block).ops.last() != Some(&op) {
             d("operation with block successors must terminate its parent block".into());
         }
-        for (i, &s) in o.successors.iter().enumerate() {
+        for (i, &s) in o.successors().iter().enumerate() {
             let sr = t.block_region.get(s.index()).copied().flatten();
             match sr {
                 None => d(format!(

@@ -46,19 +46,25 @@ pub struct Operation {
     /// The op's operands: `Module::operands(op)`, a range of one vector
     /// of the module (SPEC.md §2.5).
     pub operands: OperandRange,
-    /// Boxed slices, not vectors: an op's lists do not grow once it is
-    /// made, and there is one `Operation` per op of a module.
     /// Results are allocated contiguously: `first_result .. first_result + num_results`.
     pub first_result: u32,
     pub num_results: u32,
-    pub successors: Box<[BlockId]>,
+    /// `Operation::successors`. An op's lists do not change once it is
+    /// made and there is one `Operation` per op of a module, so each is
+    /// one pointer, with no allocation when empty, as it is for most ops.
+    successor_list: Option<Box<Box<[BlockId]>>>,
     /// The `<{...}>` properties, if any (an attribute, usually a dictionary).
     pub properties: Option<AttrId>,
     /// The discardable attribute dictionary (always a dictionary attribute).
     pub attributes: AttrId,
-    pub regions: Box<[RegionId]>,
+    /// `Operation::regions`, stored as `successor_list`.
+    region_list: Option<Box<Box<[RegionId]>>>,
     pub loc: AttrId,
     pub parent: Option<BlockId>,
+}
+
+fn thin_list<T>(v: Vec<T>) -> Option<Box<Box<[T]>>> {
+    (!v.is_empty()).then(|| Box::new(v.into_boxed_slice()))
 }
 
 /// Where an op's operands are in `Module::operand_pool`.
@@ -83,6 +89,14 @@ impl OperandRange {
 }
 
 impl Operation {
+    pub fn successors(&self) -> &[BlockId] {
+        self.successor_list.as_deref().map_or(&[], |b| b)
+    }
+
+    pub fn regions(&self) -> &[RegionId] {
+        self.region_list.as_deref().map_or(&[], |b| b)
+    }
+
     pub fn results(&self) -> impl ExactSizeIterator<Item = ValueId> + Clone {
         (self.first_result..self.first_result + self.num_results).map(ValueId)
     }
@@ -306,10 +320,10 @@ impl Module {
             operands: OperandRange { start, len },
             first_result,
             num_results: result_types.len() as u32,
-            successors: successors.into_boxed_slice(),
+            successor_list: thin_list(successors),
             properties,
             attributes,
-            regions: regions.into_boxed_slice(),
+            region_list: thin_list(regions),
             loc,
             parent: None,
         });
@@ -361,7 +375,7 @@ impl Module {
         let mut stack: Vec<OpId> = self.top.into_iter().collect();
         while let Some(op) = stack.pop() {
             n += 1;
-            for &r in &self.op(op).regions {
+            for &r in self.op(op).regions() {
                 for &b in &self.region(r).blocks {
                     stack.extend(self.block(b).ops.iter().copied());
                 }

@@ -73,7 +73,7 @@ fn live_ops(m: &Module) -> Vec<OpId> {
     let mut stack: Vec<OpId> = m.top.into_iter().collect();
     while let Some(op) = stack.pop() {
         out.push(op);
-        for &r in &m.op(op).regions {
+        for &r in m.op(op).regions() {
             for &b in &m.region(r).blocks {
                 stack.extend(m.block(b).ops.iter().copied());
             }
@@ -91,7 +91,7 @@ pub fn preorder_ids(m: &Module) -> Vec<u32> {
     while let Some(op) = stack.pop() {
         ids[op.index()] = next;
         next += 1;
-        for &r in m.op(op).regions.iter().rev() {
+        for &r in m.op(op).regions().iter().rev() {
             for &b in m.region(r).blocks.iter().rev() {
                 stack.extend(m.block(b).ops.iter().rev().copied());
             }

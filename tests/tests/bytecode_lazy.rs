@@ -53,7 +53,7 @@ fn listing_symbols_does_not_decode_function_bodies() {
 
     // List top-level symbols: names from the ops' properties or attributes.
     let m = r.module();
-    let body = m.region(m.op(top).regions[0]).blocks[0];
+    let body = m.region(m.op(top).regions()[0]).blocks[0];
     let mut symbols = Vec::new();
     let mut funcs = Vec::new();
     for &op in &m.block(body).ops {

@@ -53,7 +53,7 @@ fn releasing_parse_reads_the_same_module() {
 
     // Every op got its own alias's location: op `n = i` is at line i + 10.
     let m = &released;
-    let body = m.op(m.top.unwrap()).regions[0];
+    let body = m.op(m.top.unwrap()).regions()[0];
     let block = m.region(body).blocks[0];
     let ops = &m.block(block).ops;
     assert_eq!(ops.len(), 120_002);

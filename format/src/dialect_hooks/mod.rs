@@ -270,7 +270,7 @@ pub fn walk_ops(m: &Module, top: OpId) -> Vec<OpId> {
     let mut stack = vec![top];
     while let Some(op) = stack.pop() {
         out.push(op);
-        for &r in m.op(op).regions.iter().rev() {
+        for &r in m.op(op).regions().iter().rev() {
             for &b in m.region(r).blocks.iter().rev() {
                 stack.extend(m.block(b).ops.iter().rev().copied());
             }

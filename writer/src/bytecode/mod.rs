@@ -183,7 +183,7 @@ fn check_region_depth(m: &Module) -> Result<(), WriteError> {
     };
     let mut stack: Vec<(OpId, usize)> = vec![(top, 0)];
     while let Some((op, depth)) = stack.pop() {
-        for &r in &m.op(op).regions {
+        for &r in m.op(op).regions() {
             if depth + 1 > MAX_REGION_DEPTH {
                 return Err(WriteError::new(format!(
                     "regions nested deeper than the writer's limit of {MAX_REGION_DEPTH}"
@@ -218,7 +218,7 @@ fn check_value_scopes(m: &Module, isolated: &[bool]) -> Result<(), WriteError> {
     let mut stack = vec![top];
     while let Some(op) = stack.pop() {
         let o = m.op(op);
-        for &r in &o.regions {
+        for &r in o.regions() {
             for &b in &m.region(r).blocks {
                 stack.extend(m.block(b).ops.iter().copied());
             }
@@ -442,7 +442,7 @@ mod tests {
     fn unregistered_properties_below_v5_are_an_error() {
         let mut m = empty_module();
         let top = m.top.unwrap();
-        let block = m.region(m.op(top).regions[0]).blocks[0];
+        let block = m.region(m.op(top).regions()[0]).blocks[0];
         let unit = m.ctx.intern_attr(AttrData::Unit);
         let props = m
             .ctx

@@ -126,7 +126,7 @@ impl<'m> Numbering<'m> {
 
     fn push_regions(&self, op: OpId, stack: &mut Vec<(RegionId, u32)>) {
         let o = self.m.op(op);
-        if o.regions.is_empty() {
+        if o.regions().is_empty() {
             return;
         }
         let start = if self.isolated[op.index()] {
@@ -134,7 +134,7 @@ impl<'m> Numbering<'m> {
         } else {
             self.next_value
         };
-        for &r in &o.regions {
+        for &r in o.regions() {
             stack.push((r, start));
         }
     }
@@ -526,13 +526,13 @@ fn compute_isolation(m: &Module, top: OpId, registry: &OpRegistry) -> Vec<bool> 
         {
             iso[op.index()] = Some(true);
         }
-        if !o.regions.is_empty() {
+        if !o.regions().is_empty() {
             stack.push(State {
                 op,
                 unresolved: iso[op.index()].is_none(),
             });
             work.push(Ev::Exit);
-            for &r in o.regions.iter().rev() {
+            for &r in o.regions().iter().rev() {
                 for &b in m.region(r).blocks.iter().rev() {
                     for &inner in m.block(b).ops.iter().rev() {
                         work.push(Ev::Enter(inner));

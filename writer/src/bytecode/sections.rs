@@ -378,10 +378,10 @@ impl IrWriter<'_, '_> {
         if !o.operands.is_empty() {
             mask |= op_mask::HAS_OPERANDS;
         }
-        if !o.successors.is_empty() {
+        if !o.successors().is_empty() {
             mask |= op_mask::HAS_SUCCESSORS;
         }
-        if !o.regions.is_empty() {
+        if !o.regions().is_empty() {
             mask |= op_mask::HAS_INLINE_REGIONS;
         }
         let use_lists = if v >= VERSION_USE_LIST_ORDERING && o.num_results > 0 {
@@ -425,26 +425,26 @@ impl IrWriter<'_, '_> {
                 e.varint(u64::from(id));
             }
         }
-        if !o.successors.is_empty() {
-            e.varint(o.successors.len() as u64);
-            for &b in &o.successors {
+        if !o.successors().is_empty() {
+            e.varint(o.successors().len() as u64);
+            for &b in o.successors() {
                 e.varint(u64::from(self.num.block_index[b.index()]));
             }
         }
         if let Some(u) = use_lists {
             e.raw(&u.bytes);
         }
-        if !o.regions.is_empty() {
+        if !o.regions().is_empty() {
             let isolated = self.num.isolated[op.index()];
-            e.varint_flag(o.regions.len() as u64, isolated);
+            e.varint_flag(o.regions().len() as u64, isolated);
             if isolated && v >= VERSION_LAZY_LOADING {
                 let mut inner = Encoder::new();
-                for &r in &o.regions {
+                for &r in o.regions() {
                     self.region(&mut inner, r)?;
                 }
                 e.section(SectionId::Ir, inner);
             } else {
-                for &r in &o.regions {
+                for &r in o.regions() {
                     self.region(e, r)?;
                 }
             }

@@ -283,7 +283,7 @@ impl<'m> Collector<'m> {
         } else {
             rayon::current_num_threads()
         };
-        let big_block = match &o.regions[..] {
+        let big_block = match o.regions() {
             [r] => match &m.region(*r).blocks[..] {
                 [b] if threads > 1
                     && m.block(*b).ops.len() > 1
@@ -372,7 +372,7 @@ impl<'m> Collector<'m> {
         let m = self.m;
         let o = m.op(op);
         self.visit_attr(o.loc, true);
-        for &r in &o.regions {
+        for &r in o.regions() {
             for &b in &m.region(r).blocks {
                 self.visit_block_args(b);
                 for &child in &m.block(b).ops {

@@ -33,7 +33,7 @@ impl Names {
             }
         };
         number_op(top, &mut next_value, &mut values);
-        let mut stack: Vec<RegionId> = m.op(top).regions.to_vec();
+        let mut stack: Vec<RegionId> = m.op(top).regions().to_vec();
         let (mut nv, mut na) = (next_value, 0u32);
         while let Some(region) = stack.pop() {
             let r = m.region(region);
@@ -55,7 +55,7 @@ impl Names {
             }
             for &b in &r.blocks {
                 for &op in &m.block(b).ops {
-                    for &child in &m.op(op).regions {
+                    for &child in m.op(op).regions() {
                         stack.push(child);
                     }
                 }

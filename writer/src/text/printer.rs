@@ -74,7 +74,7 @@ fn print_impl<'a>(
     // numbered in print order (SPEC.md §4.5).
     let parallel_block = m
         .op(top)
-        .regions
+        .regions()
         .first()
         .and_then(|&r| m.region(r).blocks.first().copied())
         .filter(|&b| {
@@ -122,11 +122,11 @@ fn print_impl<'a>(
 fn compute_preds(m: &Module) -> HashMap<BlockId, Vec<BlockId>> {
     let mut preds: HashMap<BlockId, Vec<BlockId>> = HashMap::default();
     for o in &m.ops {
-        if o.successors.is_empty() {
+        if o.successors().is_empty() {
             continue;
         }
         let Some(parent) = o.parent else { continue };
-        for &s in &o.successors {
+        for &s in o.successors() {
             preds.entry(s).or_default().push(parent);
         }
     }
@@ -274,9 +274,9 @@ impl Printer<'_, '_> {
             self.value(v);
         }
         self.out.push(')');
-        if !o.successors.is_empty() {
+        if !o.successors().is_empty() {
             self.out.push('[');
-            for (i, &b) in o.successors.iter().enumerate() {
+            for (i, &b) in o.successors().iter().enumerate() {
                 if i > 0 {
                     self.out.push_str(", ");
                 }
@@ -289,9 +289,9 @@ impl Printer<'_, '_> {
             self.attr(p, Elide::Never);
             self.out.push('>');
         }
-        if !o.regions.is_empty() {
+        if !o.regions().is_empty() {
             self.out.push_str(" (");
-            for (i, &r) in o.regions.iter().enumerate() {
+            for (i, &r) in o.regions().iter().enumerate() {
                 if i > 0 {
                     self.out.push_str(", ");
                 }
