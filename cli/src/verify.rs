@@ -365,16 +365,12 @@ pub fn file_position(m: &Module, loc: AttrId) -> Option<String> {
             AttrData::FileLineCol { file, line, col } => {
                 return Some(format!("{}:{line}:{col}", String::from_utf8_lossy(file)))
             }
-            AttrData::FileLineColRange {
-                file,
-                start_line,
-                start_col,
-                ..
-            } => {
+            AttrData::FileLineColRange(r) => {
                 return Some(format!(
-                    "{}:{start_line}:{}",
-                    String::from_utf8_lossy(file),
-                    start_col.unwrap_or(0)
+                    "{}:{}:{}",
+                    String::from_utf8_lossy(&r.file),
+                    r.start_line,
+                    r.start_col.unwrap_or(0)
                 ))
             }
             AttrData::NameLoc { child, .. } => stack.push(*child),

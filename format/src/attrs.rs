@@ -68,6 +68,25 @@ impl DialectBody {
     }
 }
 
+/// The payload of `AttrData::FileLineColRange`, boxed: the variants over
+/// 32 bytes are, so that an `AttrData` is 40 bytes (SPEC.md §2.1).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FileLineColRange {
+    pub file: FileName,
+    pub start_line: u32,
+    pub start_col: Option<u32>,
+    pub end_line: Option<u32>,
+    pub end_col: Option<u32>,
+}
+
+/// The payload of `AttrData::Opaque`, boxed (see [`FileLineColRange`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OpaqueAttr {
+    pub dialect: Box<str>,
+    pub data: Bytes,
+    pub ty: Option<TypeId>,
+}
+
 /// A float's bit pattern (up to 128 bits), stored as two 64-bit halves:
 /// a `u128` field would align every `AttrData` to 16 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -138,11 +157,11 @@ pub enum AttrData {
     },
     SymbolRef {
         root: Bytes,
-        nested: Vec<Bytes>,
+        nested: Box<[Bytes]>,
     },
     AffineMap(AffineMap),
     /// Boxed, as is a dialect attribute's body: the payloads larger than
-    /// 40 bytes are boxed so that an `AttrData` is 48 bytes, not 64; a
+    /// 32 bytes are boxed so that an `AttrData` is 40 bytes, not 64; a
     /// module holds about one interned location per op (SPEC.md §2.1).
     IntegerSet(Box<IntegerSet>),
     /// `strided<[strides], offset: o>`; dynamic values are [`crate::types::DYNAMIC`].
@@ -157,11 +176,7 @@ pub enum AttrData {
         referenced: AttrId,
     },
     /// `#dialect<"data"> : type` of an unregistered dialect.
-    Opaque {
-        dialect: Box<str>,
-        data: Bytes,
-        ty: Option<TypeId>,
-    },
+    Opaque(Box<OpaqueAttr>),
     Dialect {
         body: Box<DialectBody>,
         ty: Option<TypeId>,
@@ -174,13 +189,7 @@ pub enum AttrData {
         col: u32,
     },
     /// MLIR 22's `FileLineColRange` when it is not a plain point.
-    FileLineColRange {
-        file: FileName,
-        start_line: u32,
-        start_col: Option<u32>,
-        end_line: Option<u32>,
-        end_col: Option<u32>,
-    },
+    FileLineColRange(Box<FileLineColRange>),
     NameLoc {
         name: Bytes,
         child: AttrId,
@@ -217,7 +226,7 @@ impl AttrData {
             AttrData::IntegerSet(_) => "an integer set",
             AttrData::Strided { .. } => "a strided layout",
             AttrData::Distinct { .. } => "a distinct attribute",
-            AttrData::Opaque { .. } | AttrData::Dialect { .. } => "a dialect attribute",
+            AttrData::Opaque(_) | AttrData::Dialect { .. } => "a dialect attribute",
             _ => "a location",
         }
     }
@@ -227,7 +236,7 @@ impl AttrData {
             self,
             AttrData::UnknownLoc
                 | AttrData::FileLineCol { .. }
-                | AttrData::FileLineColRange { .. }
+                | AttrData::FileLineColRange(_)
                 | AttrData::NameLoc { .. }
                 | AttrData::CallSiteLoc { .. }
                 | AttrData::FusedLoc { .. }

@@ -18,7 +18,9 @@ pub mod symbol_body;
 pub mod types;
 pub mod use_lists;
 
-pub use attrs::{AttrData, BodyPiece, Bytes, DialectBody, FileName, FloatBits};
+pub use attrs::{
+    AttrData, BodyPiece, Bytes, DialectBody, FileLineColRange, FileName, FloatBits, OpaqueAttr,
+};
 pub use blob::{BlobData, SharedBytes};
 pub use context::{AttrId, Context, TypeId};
 pub use ir::*;

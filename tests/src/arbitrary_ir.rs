@@ -1162,11 +1162,11 @@ impl Gen<'_, '_> {
                 } else {
                     None
                 };
-                self.intern_attr(AttrData::Opaque {
+                self.intern_attr(AttrData::Opaque(Box::new(OpaqueAttr {
                     dialect: dialect.into(),
                     data: data.into(),
                     ty,
-                })
+                })))
             }
             _ => self.loc(depth + 1),
         }
@@ -1690,13 +1690,15 @@ impl Gen<'_, '_> {
                     3 => b"pointrange.c".to_vec(),
                     _ => file,
                 };
-                self.m.ctx.intern_attr(AttrData::FileLineColRange {
-                    file: file.into(),
-                    start_line,
-                    start_col,
-                    end_line,
-                    end_col,
-                })
+                self.m
+                    .ctx
+                    .intern_attr(AttrData::FileLineColRange(Box::new(FileLineColRange {
+                        file: file.into(),
+                        start_line,
+                        start_col,
+                        end_line,
+                        end_col,
+                    })))
             }
             3 => {
                 let name = self.string_bytes(6);

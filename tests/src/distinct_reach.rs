@@ -114,9 +114,8 @@ impl Reach<'_> {
             | AttrData::DenseString { ty, .. }
             | AttrData::DenseResource { ty, .. } => self.ty(*ty, d),
             AttrData::DenseArray { elem, .. } => self.ty(*elem, d),
-            AttrData::String { ty, .. } | AttrData::Opaque { ty, .. } => {
-                ty.is_some_and(|t| self.ty(t, d))
-            }
+            AttrData::String { ty, .. } => ty.is_some_and(|t| self.ty(t, d)),
+            AttrData::Opaque(o) => o.ty.is_some_and(|t| self.ty(t, d)),
             AttrData::Array(list) => list.iter().any(|&x| self.attr(x, d)),
             AttrData::Dictionary(entries) => entries.iter().any(|(_, x)| self.attr(*x, d)),
             AttrData::Sparse {

@@ -48,7 +48,7 @@ impl<'a> BytecodeReader<'a> {
             }
             code::FLAT_SYMBOL_REF => AttrData::SymbolRef {
                 root: self.string_attr_ref(r)?,
-                nested: Vec::new(),
+                nested: Box::new([]),
             },
             code::SYMBOL_REF => {
                 let root = self.string_attr_ref(r)?;
@@ -72,7 +72,10 @@ impl<'a> BytecodeReader<'a> {
                         }
                     }
                 }
-                AttrData::SymbolRef { root, nested }
+                AttrData::SymbolRef {
+                    root,
+                    nested: nested.into(),
+                }
             }
             code::TYPE => AttrData::Type(self.type_ref(r)?),
             code::UNIT => AttrData::Unit,
@@ -374,20 +377,20 @@ fn read_u32(r: &mut Reader<'_>, what: &str) -> Result<u32> {
 /// MLIR 22's `FileLineColRange` from its N stored values (SPEC.md §6.6.2).
 fn file_line_col_range(file: FileName, n: usize, v: [u32; 4]) -> AttrData {
     match n {
-        0 => AttrData::FileLineColRange {
+        0 => AttrData::FileLineColRange(Box::new(FileLineColRange {
             file,
             start_line: 0,
             start_col: Some(0),
             end_line: Some(0),
             end_col: Some(0),
-        },
-        1 => AttrData::FileLineColRange {
+        })),
+        1 => AttrData::FileLineColRange(Box::new(FileLineColRange {
             file,
             start_line: v[0],
             start_col: None,
             end_line: None,
             end_col: None,
-        },
+        })),
         // mlir-opt 22 reads a two-number range as the `FileLineColLoc` of
         // that point: the same attribute as `loc("f":L:C)` (which it writes
         // with the older FileLineColLoc code), so the two are one alias
@@ -397,20 +400,20 @@ fn file_line_col_range(file: FileName, n: usize, v: [u32; 4]) -> AttrData {
             line: v[0],
             col: v[1],
         },
-        3 => AttrData::FileLineColRange {
+        3 => AttrData::FileLineColRange(Box::new(FileLineColRange {
             file,
             start_line: v[0],
             start_col: Some(v[1]),
             end_line: Some(v[0]),
             end_col: Some(v[2]),
-        },
-        _ => AttrData::FileLineColRange {
+        })),
+        _ => AttrData::FileLineColRange(Box::new(FileLineColRange {
             file,
             start_line: v[0],
             start_col: Some(v[1]),
             end_line: Some(v[2]),
             end_col: Some(v[3]),
-        },
+        })),
     }
 }
 

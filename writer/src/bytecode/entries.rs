@@ -47,7 +47,7 @@ pub trait Sink {
 /// The dialect whose group an attribute entry belongs to.
 pub fn attr_dialect(d: &AttrData) -> &str {
     match d {
-        AttrData::Opaque { dialect, .. } => dialect,
+        AttrData::Opaque(o) => &o.dialect,
         AttrData::Dialect { body, .. } => &body.dialect,
         _ => "builtin",
     }
@@ -175,13 +175,14 @@ pub fn write_attr<S: Sink>(s: &mut S, ctx: &Context, d: &AttrData, raw: bool) {
             s.varint(u64::from(*line));
             s.varint(u64::from(*col));
         }
-        AttrData::FileLineColRange {
-            file,
-            start_line,
-            start_col,
-            end_line,
-            end_col,
-        } => {
+        AttrData::FileLineColRange(r) => {
+            let FileLineColRange {
+                file,
+                start_line,
+                start_col,
+                end_line,
+                end_col,
+            } = &**r;
             s.varint(acode::FILE_LINE_COL_RANGE);
             s.attr(AttrRef::Str(file));
             let sl = *start_line;

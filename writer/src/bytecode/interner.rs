@@ -150,7 +150,7 @@ impl<'m> AttrSpace<'m> {
             }
             AttrRef::FlatSymbol(s) => self.intern(AttrData::SymbolRef {
                 root: s.into(),
-                nested: Vec::new(),
+                nested: Box::new([]),
             }),
             AttrRef::IdentityMap(n) => self.intern(AttrData::AffineMap(AffineMap::identity(n))),
         }

@@ -109,15 +109,11 @@ fn loc_string(m: &Module, l: AttrId, depth: usize) -> Option<String> {
         AttrData::FileLineCol { file, line, col } => {
             Some(format!("{}:{line}:{col}", String::from_utf8_lossy(file)))
         }
-        AttrData::FileLineColRange {
-            file,
-            start_line,
-            start_col,
-            ..
-        } => Some(format!(
-            "{}:{start_line}:{}",
-            String::from_utf8_lossy(file),
-            start_col.unwrap_or(0)
+        AttrData::FileLineColRange(r) => Some(format!(
+            "{}:{}:{}",
+            String::from_utf8_lossy(&r.file),
+            r.start_line,
+            r.start_col.unwrap_or(0)
         )),
         AttrData::NameLoc { child, .. } => loc_string(m, *child, depth + 1),
         AttrData::CallSiteLoc { callee, .. } => loc_string(m, *callee, depth + 1),

@@ -156,11 +156,11 @@ impl<'a> Copier<'a> {
                 id: *id,
                 referenced: self.attr(*referenced),
             },
-            A::Opaque { dialect, data, ty } => A::Opaque {
-                dialect: dialect.clone(),
-                data: data.clone(),
-                ty: self.opt_ty(*ty),
-            },
+            A::Opaque(o) => A::Opaque(Box::new(OpaqueAttr {
+                dialect: o.dialect.clone(),
+                data: o.data.clone(),
+                ty: self.opt_ty(o.ty),
+            })),
             A::Dialect { body, ty } => A::Dialect {
                 body: Box::new(self.body(body)),
                 ty: self.opt_ty(*ty),

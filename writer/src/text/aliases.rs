@@ -552,7 +552,8 @@ impl<'m> Collector<'m> {
                 }
                 visit_type_after = *ty;
             }
-            AttrData::String { ty, .. } | AttrData::Opaque { ty, .. } => visit_type_after = *ty,
+            AttrData::String { ty, .. } => visit_type_after = *ty,
+            AttrData::Opaque(o) => visit_type_after = o.ty,
             AttrData::DenseIntOrFp { ty, .. }
             | AttrData::DenseString { ty, .. }
             | AttrData::DenseResource { ty, .. }

@@ -506,13 +506,14 @@ impl Printer<'_, '_> {
                 self.out.push(':');
                 super::names::push_uint(&mut self.out, *col as u64);
             }
-            AttrData::FileLineColRange {
-                file,
-                start_line,
-                start_col,
-                end_line,
-                end_col,
-            } => {
+            AttrData::FileLineColRange(r) => {
+                let FileLineColRange {
+                    file,
+                    start_line,
+                    start_col,
+                    end_line,
+                    end_col,
+                } = &**r;
                 // MLIR 22 prints a range without a column as column 0, and
                 // a range whose end is its start as a plain point.
                 quoted(file, &mut self.out);
@@ -782,9 +783,14 @@ impl Printer<'_, '_> {
                 self.out.push('>');
                 return;
             }
-            AttrData::Opaque { dialect, data, ty } => {
-                dialect_symbol('#', dialect, &String::from_utf8_lossy(data), &mut self.out);
-                typed = *ty;
+            AttrData::Opaque(o) => {
+                dialect_symbol(
+                    '#',
+                    &o.dialect,
+                    &String::from_utf8_lossy(&o.data),
+                    &mut self.out,
+                );
+                typed = o.ty;
             }
             AttrData::Dialect { body, ty } => {
                 let s = self.body_string(body);

@@ -175,7 +175,7 @@ impl<'a> Parser<'a> {
         }
         Ok(self.m.ctx.intern_attr(AttrData::SymbolRef {
             root: root.into_boxed_slice(),
-            nested,
+            nested: nested.into(),
         }))
     }
 
@@ -445,13 +445,15 @@ impl<'a> Parser<'a> {
                     let s = self.file_name_of(t)?;
                     let line = self.parse_loc_number()?;
                     if !self.eat(Tok::Colon) {
-                        return Ok(self.m.ctx.intern_attr(AttrData::FileLineColRange {
-                            file: s,
-                            start_line: line,
-                            start_col: None,
-                            end_line: None,
-                            end_col: None,
-                        }));
+                        return Ok(self.m.ctx.intern_attr(AttrData::FileLineColRange(Box::new(
+                            FileLineColRange {
+                                file: s,
+                                start_line: line,
+                                start_col: None,
+                                end_line: None,
+                                end_col: None,
+                            },
+                        ))));
                     }
                     let col = self.parse_loc_number()?;
                     if !self.is_kw("to") {
@@ -469,13 +471,15 @@ impl<'a> Parser<'a> {
                         self.expect(Tok::Colon, "':' in location range")?;
                         (l, self.parse_loc_number()?)
                     };
-                    return Ok(self.m.ctx.intern_attr(AttrData::FileLineColRange {
-                        file: s,
-                        start_line: line,
-                        start_col: Some(col),
-                        end_line: Some(end_line),
-                        end_col: Some(end_col),
-                    }));
+                    return Ok(self.m.ctx.intern_attr(AttrData::FileLineColRange(Box::new(
+                        FileLineColRange {
+                            file: s,
+                            start_line: line,
+                            start_col: Some(col),
+                            end_line: Some(end_line),
+                            end_col: Some(end_col),
+                        },
+                    ))));
                 }
                 let s = self.string_value(t)?;
                 let child = if self.eat(Tok::LParen) {
@@ -569,11 +573,11 @@ impl<'a> Parser<'a> {
             None
         };
         let data = match sym {
-            DialectSymbol::Opaque(data) => AttrData::Opaque {
+            DialectSymbol::Opaque(data) => AttrData::Opaque(Box::new(OpaqueAttr {
                 dialect: dialect.into(),
                 data,
                 ty,
-            },
+            })),
             DialectSymbol::Body(body) => {
                 let body = match ty {
                     None => self.canonical_attr_body(body),
@@ -957,11 +961,11 @@ impl<'a> Parser<'a> {
             self.reset_to(next);
             self.leave();
             let data = match sym {
-                DialectSymbol::Opaque(data) => AttrData::Opaque {
+                DialectSymbol::Opaque(data) => AttrData::Opaque(Box::new(OpaqueAttr {
                     dialect: dialect.into(),
                     data,
                     ty: None,
-                },
+                })),
                 DialectSymbol::Body(body) => AttrData::Dialect {
                     body: Box::new(self.canonical_attr_body(body)),
                     ty: None,
