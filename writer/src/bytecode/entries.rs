@@ -176,19 +176,12 @@ pub fn write_attr<S: Sink>(s: &mut S, ctx: &Context, d: &AttrData, raw: bool) {
             s.varint(u64::from(*col));
         }
         AttrData::FileLineColRange(r) => {
-            let FileLineColRange {
-                file,
-                start_line,
-                start_col,
-                end_line,
-                end_col,
-            } = &**r;
             s.varint(acode::FILE_LINE_COL_RANGE);
-            s.attr(AttrRef::Str(file));
-            let sl = *start_line;
-            let sc = start_col.unwrap_or(0);
-            let el = end_line.unwrap_or(sl);
-            let ec = end_col.unwrap_or(sc);
+            s.attr(AttrRef::Str(&r.file));
+            let sl = r.start_line;
+            let sc = r.start_col.unwrap_or(0);
+            let el = r.end_line.unwrap_or(sl);
+            let ec = r.end_col.unwrap_or(sc);
             // MLIR 22 stores only as many numbers as the range needs; the
             // first rule that applies wins. MLIR writes a same-line range
             // starting at column 0 as its line alone, dropping the end
