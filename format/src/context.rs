@@ -44,7 +44,7 @@ impl<T: Hash + Eq> Interner<T> {
     }
 
     fn intern(&mut self, item: T) -> u32 {
-        if self.hashes.len() != self.items.len() {
+        if self.index_released() {
             self.rebuild_index();
         }
         let h = Self::hash(&item);
@@ -67,13 +67,19 @@ impl<T: Hash + Eq> Interner<T> {
     }
 
     fn reserve(&mut self, n: usize) {
-        if self.hashes.len() != self.items.len() {
+        if self.index_released() {
             self.rebuild_index();
         }
         self.items.reserve(n);
         self.hashes.reserve(n);
         let hashes = &self.hashes;
         self.index.reserve(n, |&i| hashes[i as usize]);
+    }
+
+    /// Whether `release_index` freed the index (and the kept hashes) since
+    /// it was last built.
+    fn index_released(&self) -> bool {
+        self.hashes.len() != self.items.len()
     }
 
     /// Frees the index and the kept hashes; see `Context::release_index`.
@@ -93,7 +99,7 @@ impl<T: Hash + Eq> Interner<T> {
     }
 
     fn find(&self, item: &T) -> Option<u32> {
-        if self.hashes.len() != self.items.len() {
+        if self.index_released() {
             return self.items.iter().position(|x| x == item).map(|i| i as u32);
         }
         let h = Self::hash(item);

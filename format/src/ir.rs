@@ -288,7 +288,7 @@ impl Module {
     pub fn new_op(
         &mut self,
         name: OpNameId,
-        operands: Vec<ValueId>,
+        operands: &[ValueId],
         result_types: &[TypeId],
         successors: Vec<BlockId>,
         properties: Option<AttrId>,
@@ -314,7 +314,7 @@ impl Module {
         let start = u32::try_from(self.operand_pool.len()).expect("fewer than 2^32 operands");
         let len = u32::try_from(operands.len()).expect("fewer than 2^32 operands");
         start.checked_add(len).expect("fewer than 2^32 operands");
-        self.operand_pool.extend_from_slice(&operands);
+        self.operand_pool.extend_from_slice(operands);
         self.ops.push(Operation {
             name,
             operands: OperandRange { start, len },
@@ -358,7 +358,7 @@ impl Module {
             .intern_attr(crate::attrs::AttrData::Dictionary(Vec::new()));
         let op = self.new_op(
             name,
-            vec![],
+            &[],
             &[],
             vec![],
             None,

@@ -1878,7 +1878,7 @@ impl Gen<'_, '_> {
         let loc = self.loc(0);
         self.m.new_op(
             name,
-            operands,
+            &operands,
             &result_types,
             successors,
             properties,
@@ -1979,16 +1979,9 @@ impl Gen<'_, '_> {
         let attrs = self.m.ctx.intern_attr(AttrData::Dictionary(entries));
         let loc = self.loc(0);
         let name = self.m.op_names.intern(b"builtin.module");
-        let top = self.m.new_op(
-            name,
-            Vec::new(),
-            &[],
-            Vec::new(),
-            None,
-            attrs,
-            vec![region],
-            loc,
-        );
+        let top = self
+            .m
+            .new_op(name, &[], &[], Vec::new(), None, attrs, vec![region], loc);
         self.m.top = Some(top);
         // File-level resources: the blobs of the `dense_resource` keys, plus
         // an unreferenced one now and then (not printed).

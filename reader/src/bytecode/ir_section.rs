@@ -566,7 +566,7 @@ impl<'a> BytecodeReader<'a> {
         };
         let op = self.module.new_op(
             name_id,
-            operands,
+            &operands,
             &result_types,
             successors,
             properties,

@@ -64,8 +64,9 @@ impl<'a> AliasTable<'a> {
         self.named.get(name).copied()
     }
 
-    /// Sets `name` to `v` (`v` is not `u32::MAX`).
-    pub fn insert(&mut self, name: &'a [u8], v: u32) {
+    /// Sets `name` to `v` (`v` is not `u32::MAX`); returns its previous
+    /// value.
+    pub fn insert(&mut self, name: &'a [u8], v: u32) -> Option<u32> {
         debug_assert_ne!(v, NONE);
         if let Some((prefix, n)) = split_number(name) {
             let t = self.numbered.entry(prefix).or_default();
@@ -73,17 +74,19 @@ impl<'a> AliasTable<'a> {
                 if n >= t.slots.len() {
                     t.slots.resize(n + 1, NONE);
                 }
-                if t.slots[n] == NONE {
-                    t.entries += 1;
+                let old = std::mem::replace(&mut t.slots[n], v);
+                if old != NONE {
+                    return Some(old);
                 }
-                t.slots[n] = v;
-                if !self.named.is_empty() {
-                    self.named.remove(name);
-                }
-                return;
+                t.entries += 1;
+                return if self.named.is_empty() {
+                    None
+                } else {
+                    self.named.remove(name)
+                };
             }
         }
-        self.named.insert(name, v);
+        self.named.insert(name, v)
     }
 
     pub fn remove(&mut self, name: &[u8]) -> Option<u32> {
@@ -139,8 +142,10 @@ mod tests {
         assert_eq!(t.get(b"loc7"), None);
         assert_eq!(t.remove(b"loc7"), None);
         assert_eq!(t.remove(b"loc900000"), Some(5));
-        t.insert(b"loc1", 9);
+        assert_eq!(t.insert(b"loc1", 9), Some(2));
         assert_eq!(t.get(b"loc1"), Some(9));
+        assert_eq!(t.insert(b"loc900000", 7), None);
+        assert_eq!(t.insert(b"loc900000", 8), Some(7));
     }
 
     /// Counting up keeps every number in the vector; its length stays

@@ -867,7 +867,7 @@ impl<'a> Parser<'a> {
         let loc_placeholder = self.unknown_loc;
         let op = self.m.new_op(
             name_id,
-            operand_ids,
+            &operand_ids,
             &result_types,
             successors,
             properties,
@@ -962,8 +962,7 @@ impl<'a> Parser<'a> {
                 None => {
                     let i = u32::try_from(self.deferred_locs.len())
                         .expect("fewer than 2^32 operations and arguments");
-                    let prev = self.pending_locs.get(name).unwrap_or(NO_USE);
-                    self.pending_locs.insert(name, i);
+                    let prev = self.pending_locs.insert(name, i).unwrap_or(NO_USE);
                     self.deferred_locs.push(DeferredLoc {
                         target,
                         at,

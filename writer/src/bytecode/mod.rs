@@ -377,7 +377,7 @@ mod tests {
         let b = m.new_block();
         m.push_block(r, b);
         let name = m.op_names.intern(b"builtin.module");
-        let op = m.new_op(name, vec![], &[], vec![], None, empty, vec![r], loc);
+        let op = m.new_op(name, &[], &[], vec![], None, empty, vec![r], loc);
         m.top = Some(op);
         m
     }
@@ -450,7 +450,7 @@ mod tests {
             col: 3,
         });
         let name = m.op_names.intern(b"foo.bar");
-        let op = m.new_op(name, vec![], &[], vec![], Some(props), empty, vec![], loc);
+        let op = m.new_op(name, &[], &[], vec![], Some(props), empty, vec![], loc);
         m.push_op(block, op);
         for v in 0..5 {
             let opts = WriteOptions {

@@ -55,7 +55,7 @@ impl<'a> Copier<'a> {
             .ctx
             .intern_attr(AttrData::Dictionary(vec![(b"a"[..].into(), a)]));
         let loc = m.ctx.intern_attr(AttrData::UnknownLoc);
-        let op = m.new_op(name, vec![], &[], vec![], None, dict, vec![], loc);
+        let op = m.new_op(name, &[], &[], vec![], None, dict, vec![], loc);
         m.top = Some(op);
         let s = print_module(
             m,

@@ -53,7 +53,7 @@ impl PackedSym {
     }
 
     fn get(self) -> Sym {
-        if self.0 & Self::TYPE != 0 {
+        if self.is_type() {
             Sym::Type(TypeId(self.0 & !Self::TYPE))
         } else {
             Sym::Attr(AttrId(self.0))
