@@ -21,7 +21,20 @@ fn main() {
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("format/{path}: {e}"));
         let data = json::registry_data_from_json(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
         let out = std::path::Path::new(&std::env::var("OUT_DIR").unwrap())
-            .join(format!("ods-layouts-{major}.bincode"));
-        std::fs::write(out, bincode::serialize(&data).expect("serialize")).expect("write bincode");
+            .join(format!("ods-layouts-{major}.index"));
+        let mut blob = Vec::new();
+        let mut ops = Vec::new();
+        for op in &data.ops {
+            let start = blob.len() as u32;
+            blob.extend(bincode::serialize(op).expect("serialize"));
+            ops.push((op.name.as_str(), start, blob.len() as u32));
+        }
+        let index = model::EmbeddedIndex {
+            mlir_release: &data.mlir_release,
+            ops,
+        };
+        std::fs::write(&out, bincode::serialize(&index).expect("serialize"))
+            .expect("write bincode");
+        std::fs::write(out.with_extension("ops.bincode"), blob).expect("write bincode");
     }
 }

@@ -5,9 +5,10 @@ use crate::input::{self, Input};
 use crate::load::Layouts;
 use crate::output;
 use crate::progress::Progress;
-use rmlir_format::{AttrData, Module, OpId, ResourceValue};
+use rmlir_format::ResourceValue;
 use rmlir_reader::{BytecodeReader, LayoutsChoice};
 use serde::Serialize;
+use std::io::Write;
 use std::path::Path;
 
 #[derive(Serialize)]
@@ -30,12 +31,14 @@ pub struct Info {
     pub op_names: Vec<String>,
     pub resources: Vec<ResourceJson>,
     pub top_level: Vec<SymbolJson>,
-    /// Region bodies decoded to produce this report (the module body only).
+    /// Isolated region bodies decoded to produce this report: 0, the
+    /// module body is scanned, not built (SPEC.md §6.7.5).
     pub region_bodies_decoded: usize,
     /// Bodies below the top op (functions, …) decoded: always 0, `info`
     /// never decodes a function body.
     pub nested_bodies_decoded: usize,
-    /// Isolated bodies (functions, …) left undecoded.
+    /// Top-level ops whose isolated bodies (functions, …) were stepped
+    /// over undecoded.
     pub region_bodies_pending: usize,
 }
 
@@ -75,45 +78,25 @@ fn lossy(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn symbol_of(m: &Module, op: OpId) -> Option<String> {
-    let o = m.op(op);
-    [o.properties, Some(o.attributes)]
-        .into_iter()
-        .flatten()
-        .find_map(|d| match m.ctx.attr(d) {
-            AttrData::Dictionary(entries) => entries
-                .iter()
-                .find(|(k, _)| &**k == b"sym_name")
-                .and_then(|(_, v)| match m.ctx.attr(*v) {
-                    AttrData::String { value, .. } => Some(lossy(value)),
-                    _ => None,
-                }),
-            _ => None,
-        })
-}
-
 pub fn collect(input: &Input, layouts: Layouts) -> Result<Info, String> {
     let mut r = BytecodeReader::open_shared_with_options(&input.bytes, &layouts.read_options())
         .map_err(|e| format!("{}: {e}", input.name))?;
-    let top = r
-        .module()
+    r.module()
         .top
         .ok_or_else(|| format!("{}: no top-level operation", input.name))?;
-    let top_was_lazy = r.is_pending(top);
-    r.materialize(top)
+    let mut release = input.range_releaser();
+    let listed = r
+        .scan_top_level(&mut release)
         .map_err(|e| format!("{}: {e}", input.name))?;
+    let region_bodies_pending = listed.iter().filter(|t| t.lazy_body).count();
+    let top_level: Vec<SymbolJson> = listed
+        .into_iter()
+        .map(|t| SymbolJson {
+            op: lossy(&t.name),
+            symbol: t.symbol.as_deref().map(lossy),
+        })
+        .collect();
     let m = r.module();
-    let mut top_level = Vec::new();
-    if let Some(&region) = m.op(top).regions().first() {
-        for &b in &m.region(region).blocks {
-            for &op in &m.block(b).ops {
-                top_level.push(SymbolJson {
-                    op: lossy(m.op_name(op)),
-                    symbol: symbol_of(m, op),
-                });
-            }
-        }
-    }
     let mut resources = Vec::new();
     for (external, groups) in [(false, &m.resources.dialect), (true, &m.resources.external)] {
         for g in groups {
@@ -173,8 +156,8 @@ pub fn collect(input: &Input, layouts: Layouts) -> Result<Info, String> {
         resources,
         top_level,
         region_bodies_decoded: r.stats().lazy_bodies_decoded,
-        nested_bodies_decoded: r.stats().lazy_bodies_decoded - usize::from(top_was_lazy),
-        region_bodies_pending: r.pending().count(),
+        nested_bodies_decoded: r.stats().lazy_bodies_decoded,
+        region_bodies_pending,
     };
     crate::exit_without_freeing(r);
     Ok(info)
@@ -257,7 +240,7 @@ pub fn render_text(i: &Info) -> String {
     }
     let _ = writeln!(
         s,
-        "top-level operations ({}; {} region bodies decoded, {} left lazy):",
+        "top-level operations ({}; {} region bodies decoded, {} stepped over):",
         i.top_level.len(),
         i.region_bodies_decoded,
         i.region_bodies_pending
@@ -289,11 +272,16 @@ pub fn run(
         ));
     }
     let i = collect(&inp, layouts)?;
-    let text = if json {
-        serde_json::to_string_pretty(&i).expect("serializable") + "\n"
-    } else {
-        render_text(&i)
-    };
     progress.finish();
-    output::write_output(None, text.as_bytes())
+    if json {
+        // Streamed: the listing of a module with many symbols is large.
+        output::write_output_with(None, |w| {
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+            serde_json::to_writer_pretty(&mut w, &i).map_err(std::io::Error::other)?;
+            w.write_all(b"\n")?;
+            w.flush()
+        })
+    } else {
+        output::write_output(None, render_text(&i).as_bytes())
+    }
 }

@@ -58,6 +58,31 @@ impl Input {
     }
 }
 
+impl Input {
+    /// A callback for [`rmlir_reader::BytecodeReader::scan_top_level`]:
+    /// drops the pages of a mapped input in the byte range it is given
+    /// from this process's memory, as [`Input::releaser`] does. Pages
+    /// partly outside the range are kept.
+    pub fn range_releaser(&self) -> impl FnMut(usize, usize) + '_ {
+        move |start: usize, end: usize| {
+            let Some(map) = self.mapped.as_deref() else {
+                return;
+            };
+            const PAGE: usize = 4096;
+            let start = start.div_ceil(PAGE) * PAGE;
+            let end = end.min(map.len()) / PAGE * PAGE;
+            if start >= end {
+                return;
+            }
+            // SAFETY: as in `releaser`.
+            #[cfg(unix)]
+            let _ = unsafe {
+                map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
+            };
+        }
+    }
+}
+
 pub fn read_input(input: &Path, progress: &mut Progress) -> Result<Input, String> {
     let (raw, mapped, name): (SharedBytes, _, String) = if input == Path::new("-") {
         let mut buf = Vec::new();

@@ -1,6 +1,8 @@
-//! Lazy reading: open, then materialize the pending regions one by one
-//! (the order `BytecodeReader::pending` gives, newest last), as `info` and
-//! lazy clients do. `Ok` or a clean error, never a panic.
+//! Lazy reading: open, list the top-level ops as `info` does (the scan),
+//! then materialize the pending regions one by one (the order
+//! `BytecodeReader::pending` gives, newest last), as lazy clients do.
+//! `Ok` or a clean error, never a panic; a scan that succeeds on a file
+//! whose module body then decodes lists the same ops.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -10,6 +12,30 @@ fuzz_target!(|data: &[u8]| {
     };
     let _ = (r.version(), r.num_strings(), r.num_attrs_types());
     let _ = r.dialects().count() + r.op_names().count() + r.sections().len();
+    let listed: Option<Vec<Vec<u8>>> = r
+        .scan_top_level(&mut |_, _| {})
+        .ok()
+        .map(|l| l.into_iter().map(|t| t.name.to_vec()).collect());
+    assert_eq!(r.stats().lazy_bodies_decoded, 0, "the scan decoded a body");
+    if let (Some(listed), Some(top)) = (&listed, r.module().top) {
+        if r.is_pending(top) && r.materialize(top).is_ok() {
+            let m = r.module();
+            let names: Vec<Vec<u8>> = m
+                .op(top)
+                .regions()
+                .first()
+                .map(|&region| {
+                    m.region(region)
+                        .blocks
+                        .iter()
+                        .flat_map(|&b| &m.block(b).ops)
+                        .map(|&op| m.op_name(op).to_vec())
+                        .collect()
+                })
+                .unwrap_or_default();
+            assert_eq!(&names, listed, "the scan listed other ops");
+        }
+    }
     // Materialize from the most recently discovered pending op backwards,
     // a different order from `materialize_all`.
     while let Some(op) = r.pending().last() {

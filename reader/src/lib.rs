@@ -13,4 +13,5 @@ pub mod bytecode;
 pub use bytecode::{
     is_bytecode, read_bytecode, read_bytecode_shared, read_bytecode_with_limits,
     read_bytecode_with_options, BytecodeReader, LayoutsChoice, ReadOptions, ReadStats, SectionInfo,
+    TopLevelOp,
 };

@@ -13,14 +13,34 @@ mod model;
 use crate::attrs::AttrData;
 use crate::context::{AttrId, Context};
 use crate::fasthash::FastMap as HashMap;
+use model::EmbeddedIndex;
 pub use model::{Field, FieldKind, OpInfo, RegistryData};
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 /// Registered operations by name.
 #[derive(Clone, Debug, Default)]
 pub struct OpRegistry {
     release: String,
-    ops: HashMap<Vec<u8>, OpInfo>,
+    ops: HashMap<Cow<'static, [u8]>, OpSlot>,
+}
+
+/// One op of a registry: given whole, or (embedded layouts) deserialized
+/// from its own bincode at its first lookup. A file names a few dozen of
+/// MLIR's 2,635 ops; decoding them all took a few milliseconds of every
+/// run (SPEC.md §7.1).
+#[derive(Clone, Debug)]
+struct OpSlot {
+    info: OnceLock<OpInfo>,
+    encoded: &'static [u8],
+}
+
+impl OpSlot {
+    fn get(&self) -> &OpInfo {
+        self.info.get_or_init(|| {
+            bincode::deserialize(self.encoded).expect("embedded op layout is valid bincode")
+        })
+    }
 }
 
 /// The MLIR releases whose upstream op layouts are embedded, oldest first.
@@ -28,9 +48,16 @@ pub struct OpRegistry {
 /// read as unless its producer names an older release (SPEC.md §7.2).
 pub const KNOWN_RELEASES: &[&str] = &["19.1.7", "22.1.8"];
 
-static EMBEDDED: [&[u8]; 2] = [
-    include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-19.bincode")),
-    include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-22.bincode")),
+/// Per release: the index of its ops, and the blob of their layouts.
+static EMBEDDED: [(&[u8], &[u8]); 2] = [
+    (
+        include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-19.index")),
+        include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-19.ops.bincode")),
+    ),
+    (
+        include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-22.index")),
+        include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-22.ops.bincode")),
+    ),
 ];
 
 /// The major version of a release name: `19`, `19.1.7`, `mlir-19`,
@@ -75,9 +102,21 @@ impl OpRegistry {
     fn embedded(i: usize) -> &'static OpRegistry {
         static LOADED: [OnceLock<OpRegistry>; 2] = [OnceLock::new(), OnceLock::new()];
         LOADED[i].get_or_init(|| {
-            let data: RegistryData =
-                bincode::deserialize(EMBEDDED[i]).expect("embedded op registry is valid bincode");
-            OpRegistry::from_data(data)
+            let (index, blob) = EMBEDDED[i];
+            let data: EmbeddedIndex<'static> =
+                bincode::deserialize(index).expect("embedded op registry is valid bincode");
+            let mut ops = HashMap::with_capacity_and_hasher(data.ops.len(), Default::default());
+            for (name, start, end) in data.ops {
+                let slot = OpSlot {
+                    info: OnceLock::new(),
+                    encoded: &blob[start as usize..end as usize],
+                };
+                ops.insert(Cow::Borrowed(name.as_bytes()), slot);
+            }
+            OpRegistry {
+                release: data.mlir_release.to_string(),
+                ops,
+            }
         })
     }
 
@@ -133,11 +172,16 @@ impl OpRegistry {
 
     /// Adds (or replaces) an op, e.g. from a user's out-of-tree layout file.
     pub fn insert(&mut self, info: OpInfo) {
-        self.ops.insert(info.name.as_bytes().to_vec(), info);
+        let name = Cow::Owned(info.name.as_bytes().to_vec());
+        let slot = OpSlot {
+            info: OnceLock::from(info),
+            encoded: &[],
+        };
+        self.ops.insert(name, slot);
     }
 
     pub fn get(&self, name: &[u8]) -> Option<&OpInfo> {
-        self.ops.get(name)
+        self.ops.get(name).map(OpSlot::get)
     }
 
     /// The MLIR release the data was generated from (`22.1.8`).
@@ -156,7 +200,7 @@ impl OpRegistry {
 
     /// Iterates over the ops (in no particular order).
     pub fn ops(&self) -> impl Iterator<Item = &OpInfo> {
-        self.ops.values()
+        self.ops.values().map(OpSlot::get)
     }
 
     pub fn len(&self) -> usize {

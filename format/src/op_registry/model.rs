@@ -69,3 +69,16 @@ pub struct RegistryData {
     pub mlir_release: String,
     pub ops: Vec<OpInfo>,
 }
+
+/// The embedded index of a release's layouts: each op's name and where
+/// its own bincode [`OpInfo`] lies in the blob embedded beside the index.
+/// Loading a registry reads only this index (a few tens of kilobytes);
+/// an op is deserialized when first looked up (SPEC.md §7.1). The
+/// strings borrow from the embedded bytes.
+#[derive(Serialize, Deserialize)]
+pub struct EmbeddedIndex<'a> {
+    pub mlir_release: &'a str,
+    /// `(op name, start, end)` in the blob.
+    #[serde(borrow)]
+    pub ops: Vec<(&'a str, u32, u32)>,
+}

@@ -3,7 +3,6 @@
 //! decoded on first reference and cached.
 
 use super::binary_reader::Reader;
-use super::dialect_section::Dialects;
 use super::sections::Section;
 use super::BytecodeReader;
 use crate::error::{Error, ErrorKind, Position, Result};
@@ -36,12 +35,44 @@ pub struct Entries<'a> {
     sizes: &'a [u8],
     /// `(position of the size in sizes, offset in data)` of entries
     /// `0, 16, 32, …`.
-    checkpoints: Vec<(usize, usize)>,
+    checkpoints: Checkpoints,
     len: usize,
     end: usize,
     /// `(index of the group's first entry, dialect, position of its first
     /// size in sizes)`, by index.
     groups: Vec<(usize, usize, usize)>,
+}
+
+/// Checkpoint pairs, as 32-bit numbers when the sections are under
+/// 4 GiB (always, but for a file holding a huge elements attribute):
+/// half the memory of a large file's table.
+enum Checkpoints {
+    Small(Vec<[u32; 2]>),
+    Large(Vec<[usize; 2]>),
+}
+
+impl Checkpoints {
+    fn new(capacity: usize, max_value: usize) -> Self {
+        if u32::try_from(max_value).is_ok() {
+            Checkpoints::Small(Vec::with_capacity(capacity))
+        } else {
+            Checkpoints::Large(Vec::with_capacity(capacity))
+        }
+    }
+
+    fn push(&mut self, pos: usize, offset: usize) {
+        match self {
+            Checkpoints::Small(v) => v.push([pos as u32, offset as u32]),
+            Checkpoints::Large(v) => v.push([pos, offset]),
+        }
+    }
+
+    fn get(&self, i: usize) -> (usize, usize) {
+        match self {
+            Checkpoints::Small(v) => (v[i][0] as usize, v[i][1] as usize),
+            Checkpoints::Large(v) => (v[i][0], v[i][1]),
+        }
+    }
 }
 
 impl<'a> Entries<'a> {
@@ -50,7 +81,10 @@ impl<'a> Entries<'a> {
             data,
             base,
             sizes,
-            checkpoints: Vec::with_capacity(capacity.div_ceil(CHECKPOINT_EVERY)),
+            checkpoints: Checkpoints::new(
+                capacity.div_ceil(CHECKPOINT_EVERY),
+                sizes.len().max(data.len()),
+            ),
             len: 0,
             end: 0,
             groups: Vec::new(),
@@ -65,7 +99,7 @@ impl<'a> Entries<'a> {
     /// and whose data starts at `offset`.
     fn push(&mut self, pos: usize, offset: usize) {
         if self.len.is_multiple_of(CHECKPOINT_EVERY) {
-            self.checkpoints.push((pos, offset));
+            self.checkpoints.push(pos, offset);
         }
         self.len += 1;
     }
@@ -75,7 +109,7 @@ impl<'a> Entries<'a> {
     /// `pos` on, and the first entry's data starts at `offset`.
     fn push_run(&mut self, pos: usize, offset: usize, n: usize) {
         debug_assert!(self.len.is_multiple_of(CHECKPOINT_EVERY) && n <= CHECKPOINT_EVERY);
-        self.checkpoints.push((pos, offset));
+        self.checkpoints.push(pos, offset);
         self.len += n;
     }
 
@@ -84,7 +118,7 @@ impl<'a> Entries<'a> {
             return None;
         }
         let first = i - i % CHECKPOINT_EVERY;
-        let (mut pos, mut offset) = self.checkpoints[first / CHECKPOINT_EVERY];
+        let (mut pos, mut offset) = self.checkpoints.get(first / CHECKPOINT_EVERY);
         let mut g = self.groups.partition_point(|&(f, _, _)| f <= first) - 1;
         // Walk the sizes from the checkpoint to entry `i`; a group's first
         // entry has its size after the group's header.
@@ -113,6 +147,28 @@ impl<'a> Entries<'a> {
     }
 }
 
+/// The total size of 16 entries whose size varints are the 16 bytes of
+/// `run`, when each is a one-byte varint (low bit set): the size is the
+/// byte's top six bits (the next bit is the custom flag). The bytes are
+/// checked and added as one 128-bit word.
+fn one_byte_sizes_total(run: &[u8]) -> Option<usize> {
+    const ONES: u128 = u128::from_le_bytes([1; 16]);
+    let x = u128::from_le_bytes(run.try_into().ok()?);
+    if x & ONES != ONES {
+        return None;
+    }
+    // Each byte's size (at most 63), then pairs of bytes added into eight
+    // 16-bit lanes (at most 126 each), then the lanes added into the top
+    // one by a multiplication (at most 1008, no carry out of a lane).
+    let sizes = (x >> 2) & u128::from_le_bytes([0x3f; 16]);
+    let even = u128::from_le_bytes([
+        0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0,
+    ]);
+    let lanes = (sizes & even) + ((sizes >> 8) & even);
+    let lane_ones = u128::from_le_bytes([1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0]);
+    Some((lanes.wrapping_mul(lane_ones) >> 112) as usize)
+}
+
 /// Cache slots hold `id + 1`, so that 0 means "not decoded yet" and the
 /// caches are zeroed allocations: the pages of a large file's caches that
 /// a lazy reader never writes are never touched (`info` on a 200 MB module
@@ -129,7 +185,9 @@ pub struct AttrTypeTable<'a> {
 }
 
 impl<'a> AttrTypeTable<'a> {
-    pub fn read(mut r: Reader<'a>, data: Section<'a>, dialects: &Dialects<'a>) -> Result<Self> {
+    /// Reads the offset section `r` of the entries in `data`, whose groups
+    /// name dialects below `num_dialects`.
+    pub fn read(mut r: Reader<'a>, data: Section<'a>, num_dialects: usize) -> Result<Self> {
         let at = r.offset();
         let num_attrs = r.read_varint()?;
         let num_types = r.read_varint()?;
@@ -146,7 +204,7 @@ impl<'a> AttrTypeTable<'a> {
                 while (out.len() as u64) < total {
                     let at = r.offset();
                     let d = r.read_varint()?;
-                    if d as usize >= dialects.dialects.len() {
+                    if d as usize >= num_dialects {
                         return r.err_at(at, format!("invalid dialect index: {d}"));
                     }
                     let at = r.offset();
@@ -170,8 +228,7 @@ impl<'a> AttrTypeTable<'a> {
                         {
                             let pos = r.position();
                             let run = r.all_bytes().get(pos..pos + CHECKPOINT_EVERY);
-                            if let Some(run) = run.filter(|b| b.iter().all(|&b| b & 1 == 1)) {
-                                let total: usize = run.iter().map(|&b| usize::from(b >> 2)).sum();
+                            if let Some(total) = run.and_then(one_byte_sizes_total) {
                                 if total <= data.data.len() - offset {
                                     out.push_run(pos, offset, CHECKPOINT_EVERY);
                                     r.skip(CHECKPOINT_EVERY as u64)?;
@@ -185,7 +242,13 @@ impl<'a> AttrTypeTable<'a> {
                         left -= 1;
                         let at = r.offset();
                         let pos = r.position();
-                        let (size, _custom) = r.read_varint_flag()?;
+                        let (size, _custom) = match r.all_bytes().get(pos) {
+                            Some(&b) if b & 1 == 1 => {
+                                r.skip(1)?;
+                                (u64::from(b >> 2), false)
+                            }
+                            _ => r.read_varint_flag()?,
+                        };
                         if size > (data.data.len() - offset) as u64 {
                             return r.err_at(
                                 at,
@@ -416,4 +479,29 @@ fn wrap_text_error(e: Error, what: &str, offset: usize) -> Error {
             offset: offset as u64,
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_byte_sizes_total;
+
+    #[test]
+    fn one_byte_sizes_are_added_like_one_at_a_time() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..10_000 {
+            let mut run = [0u8; 16];
+            for b in &mut run {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                *b = (state as u8) | 1;
+            }
+            let want: usize = run.iter().map(|&b| usize::from(b >> 2)).sum();
+            assert_eq!(one_byte_sizes_total(&run), Some(want), "{run:?}");
+            run[(state % 16) as usize] &= !1;
+            assert_eq!(one_byte_sizes_total(&run), None);
+        }
+        assert_eq!(one_byte_sizes_total(&[0xff; 16]), Some(63 * 16));
+        assert_eq!(one_byte_sizes_total(&[1; 15]), None);
+    }
 }

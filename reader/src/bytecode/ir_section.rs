@@ -16,9 +16,9 @@ use rmlir_format::*;
 
 /// The still-encoded regions of one isolated operation.
 pub struct LazyRegions<'a> {
-    data: Reader<'a>,
-    regions: Vec<RegionId>,
-    depth: usize,
+    pub(super) data: Reader<'a>,
+    pub(super) regions: Vec<RegionId>,
+    pub(super) depth: usize,
 }
 
 /// Value ids of one isolated scope.
@@ -397,67 +397,13 @@ impl<'a> BytecodeReader<'a> {
             }
             attributes = Some(a);
         }
-        let mut properties = None;
-        let props_hook = match registered {
-            Some(true) if cached.info.is_none() => self.hooks.properties_hook(&name).cloned(),
-            _ => None,
+        let properties = if mask & op_mask::HAS_PROPERTIES != 0 {
+            self.read_properties_ref(r, &name, registered, cached, mask_at)?
+        } else {
+            None
         };
-        if let (Some(hook), true) = (&props_hook, mask & op_mask::HAS_PROPERTIES != 0) {
-            let at = r.offset();
-            let idx = r.read_varint()?;
-            let Some(&payload) = self.properties.get(idx as usize) else {
-                return r.err_at(
-                    at,
-                    format!(
-                        "Properties idx out-of-bound for {}",
-                        String::from_utf8_lossy(&name)
-                    ),
-                );
-            };
-            let mut p = Reader::new(payload, at, "Properties");
-            let mut hr = super::dialect_hooks::HookReader {
-                br: self,
-                r: &mut p,
-                error: None,
-            };
-            properties = match hook.read_properties(&name, &mut hr) {
-                Ok(a) => a,
-                Err(e) => return Err(hr.into_error(e, at)),
-            };
-            if !p.is_empty() {
-                return r.err_at(at, "unexpected trailing bytes after the properties");
-            }
-        } else if mask & op_mask::HAS_PROPERTIES != 0 {
-            let at = r.offset();
-            let idx = r.read_varint()?;
-            let info = match registered {
-                None => {
-                    return r.err_at(
-                        mask_at,
-                        format!(
-                            "Unexpected missing `wasRegistered` opname flag at bytecode version {} with properties.",
-                            self.version
-                        ),
-                    )
-                }
-                Some(false) => None,
-                Some(true) => match cached.layout {
-                    Some(info) => Some(info),
-                    None => {
-                        return r.err_at(
-                            at,
-                            format!(
-                                "cannot decode the properties of registered operation '{}': its property layout is unknown (no ODS layout data for it)",
-                                String::from_utf8_lossy(&name)
-                            ),
-                        )
-                    }
-                },
-            };
-            properties = self.decode_properties(idx, &name, info, r, at)?;
-        }
         // Payloads decoded with an older release's layouts: in MLIR 22's terms.
-        properties = self.retarget(&name, registered, properties, r, mask_at)?;
+        let mut properties = self.retarget(&name, registered, properties, r, mask_at)?;
         // Before v5, inherent attributes sit in the attribute dictionary;
         // a registered op's are moved into its properties, as MLIR does.
         if self.version < rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES && cached.info.is_none()
@@ -627,6 +573,75 @@ impl<'a> BytecodeReader<'a> {
         }
         Ok(op)
     }
+    /// Reads an op's properties reference (its mask said it has one) and
+    /// decodes the payload it names: with the dialect's hook when one reads
+    /// it, else with the op's layout (registered) or as an attribute
+    /// (unregistered) (SPEC.md §6.9).
+    pub(super) fn read_properties_ref(
+        &mut self,
+        r: &mut Reader<'a>,
+        name: &[u8],
+        registered: Option<bool>,
+        cached: super::OpNameCache<'a>,
+        mask_at: usize,
+    ) -> Result<Option<AttrId>> {
+        let props_hook = match registered {
+            Some(true) if cached.info.is_none() => self.hooks.properties_hook(name).cloned(),
+            _ => None,
+        };
+        let at = r.offset();
+        let idx = r.read_varint()?;
+        if let Some(hook) = props_hook {
+            let Some(payload) = self.properties.get(idx as usize) else {
+                return r.err_at(
+                    at,
+                    format!(
+                        "Properties idx out-of-bound for {}",
+                        String::from_utf8_lossy(name)
+                    ),
+                );
+            };
+            let mut p = Reader::new(payload, at, "Properties");
+            let mut hr = super::dialect_hooks::HookReader {
+                br: self,
+                r: &mut p,
+                error: None,
+            };
+            let properties = match hook.read_properties(name, &mut hr) {
+                Ok(a) => a,
+                Err(e) => return Err(hr.into_error(e, at)),
+            };
+            if !p.is_empty() {
+                return r.err_at(at, "unexpected trailing bytes after the properties");
+            }
+            return Ok(properties);
+        }
+        let info = match registered {
+            None => {
+                return r.err_at(
+                    mask_at,
+                    format!(
+                        "Unexpected missing `wasRegistered` opname flag at bytecode version {} with properties.",
+                        self.version
+                    ),
+                )
+            }
+            Some(false) => None,
+            Some(true) => match cached.layout {
+                Some(info) => Some(info),
+                None => {
+                    return r.err_at(
+                        at,
+                        format!(
+                            "cannot decode the properties of registered operation '{}': its property layout is unknown (no ODS layout data for it)",
+                            String::from_utf8_lossy(name)
+                        ),
+                    )
+                }
+            },
+        };
+        self.decode_properties(idx, name, info, r, at)
+    }
 }
 
 impl BytecodeReader<'_> {
@@ -673,11 +688,11 @@ impl BytecodeReader<'_> {
 
 /// One value's raw use-list entry: `(index in the range, index-pair
 /// form, indices, offset)`.
-type RawUseList = (usize, bool, Vec<u64>, usize);
+pub(super) type RawUseList = (usize, bool, Vec<u64>, usize);
 
 /// Reads (after checking its shape) a use-list order block for a range of
 /// `range_size` values (SPEC.md §6.7.4).
-fn read_use_list(r: &mut Reader<'_>, range_size: usize) -> Result<Vec<RawUseList>> {
+pub(super) fn read_use_list(r: &mut Reader<'_>, range_size: usize) -> Result<Vec<RawUseList>> {
     let entries = if range_size == 1 {
         1
     } else {

@@ -17,6 +17,7 @@ mod resource_section;
 mod retarget;
 mod sections;
 mod string_section;
+mod symbol_scan;
 
 use crate::error::Result;
 use crate::limits::Limits;
@@ -32,6 +33,7 @@ use std::sync::Arc;
 
 pub use ir_section::LazyRegions;
 pub use rmlir_format::bytecode::SectionId as BytecodeSectionId;
+pub use symbol_scan::TopLevelOp;
 
 /// Where a top-level section lies in the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +85,10 @@ pub enum LayoutsChoice {
     Given,
 }
 
+/// Offset sections at least this large are scanned on a thread of their
+/// own while the other tables are read.
+const PARALLEL_TABLE_BYTES: usize = 256 << 10;
+
 /// A bytecode file opened for lazy reading. Borrows the input bytes.
 pub struct BytecodeReader<'a> {
     version: u64,
@@ -93,7 +99,7 @@ pub struct BytecodeReader<'a> {
     table: AttrTypeTable<'a>,
     /// Builtin dialect resource keys by handle number.
     resource_keys: Vec<Vec<u8>>,
-    properties: Vec<&'a [u8]>,
+    properties: properties::PropertiesTable<'a>,
     /// The module's op knowledge (MLIR 22's unless given another).
     registry: &'a OpRegistry,
     /// The layouts properties payloads are decoded with: `registry`, or an
@@ -223,15 +229,39 @@ impl<'a> BytecodeReader<'a> {
         let sec = |id: SectionId| header.sections[id as usize].expect("checked by read_header");
         let reader = |s: sections::Section<'a>| s.reader().limited(limits.max_count);
         let strings = string_section::read_strings(reader(sec(SectionId::String)))?;
-        let properties = match header.sections[SectionId::Properties as usize] {
-            Some(s) => properties::read_properties_table(reader(s))?,
-            None => Vec::new(),
+        let read_properties = || match header.sections[SectionId::Properties as usize] {
+            Some(s) => properties::PropertiesTable::read(reader(s)),
+            None => Ok(properties::PropertiesTable::empty()),
         };
         let dialects = dialect_section::read_dialects(
             reader(sec(SectionId::Dialect)),
             header.version,
             &strings,
-        )?;
+        );
+        // The attribute/type offset section is scanned entry by entry; in
+        // a large file (millions of entries) that is the longest part of
+        // opening it, so it runs beside the properties table's scan
+        // (SPEC.md §6.6).
+        let offsets = reader(sec(SectionId::AttrTypeOffset));
+        let entries = sec(SectionId::AttrType);
+        let parallel = offsets.remaining() >= PARALLEL_TABLE_BYTES;
+        let read_table = |n| AttrTypeTable::read(offsets, entries, n);
+        let (table, properties) = match dialects.as_ref().map(|d| d.dialects.len()) {
+            Ok(n) if parallel => std::thread::scope(|s| {
+                let table = s.spawn(move || read_table(n));
+                let properties = read_properties();
+                let table = table.join().expect("the table scan does not panic");
+                (Some(table), properties)
+            }),
+            Ok(n) => {
+                let properties = read_properties();
+                (Some(read_table(n)), properties)
+            }
+            Err(_) => (None, read_properties()),
+        };
+        // Errors in the order the sections are read one by one.
+        let properties = properties?;
+        let dialects = dialects?;
         let mut module = Module::new();
         let mut resource_keys = Vec::new();
         if let (Some(offsets), Some(res)) = (
@@ -247,11 +277,7 @@ impl<'a> BytecodeReader<'a> {
                 &mut module.resources,
             )?;
         }
-        let table = AttrTypeTable::read(
-            reader(sec(SectionId::AttrTypeOffset)),
-            sec(SectionId::AttrType),
-            &dialects,
-        )?;
+        let table = table.expect("read once the dialects were")?;
         let section_info = header
             .sections
             .iter()

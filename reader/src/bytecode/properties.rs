@@ -8,19 +8,64 @@ use crate::error::Result;
 use rmlir_format::op_registry::{FieldKind, OpInfo};
 use rmlir_format::*;
 
-pub fn read_properties_table<'a>(mut r: Reader<'a>) -> Result<Vec<&'a [u8]>> {
-    if r.is_empty() {
-        return Ok(Vec::new());
+/// The properties section's entries (SPEC.md §6.9): where each one's
+/// length prefix is, as a 32-bit offset (a 64-bit one in a section over
+/// 4 GiB). A large module has hundreds of thousands; a slice per entry
+/// took four times the memory, all of it touched by `info`.
+pub struct PropertiesTable<'a> {
+    data: &'a [u8],
+    starts: Starts,
+}
+
+enum Starts {
+    Small(Vec<u32>),
+    Large(Vec<u64>),
+}
+
+impl<'a> PropertiesTable<'a> {
+    pub fn empty() -> Self {
+        PropertiesTable {
+            data: &[],
+            starts: Starts::Small(Vec::new()),
+        }
     }
-    let n = r.read_count(1, "properties entry")?;
-    let mut v = Vec::with_capacity(n);
-    for _ in 0..n {
-        v.push(r.read_blob()?);
+
+    pub fn read(mut r: Reader<'a>) -> Result<Self> {
+        let data = r.all_bytes();
+        if r.is_empty() {
+            return Ok(Self::empty());
+        }
+        let n = r.read_count(1, "properties entry")?;
+        let mut starts = if u32::try_from(data.len()).is_ok() {
+            Starts::Small(Vec::with_capacity(n))
+        } else {
+            Starts::Large(Vec::with_capacity(n))
+        };
+        for _ in 0..n {
+            let at = r.position();
+            r.read_blob()?;
+            match &mut starts {
+                Starts::Small(v) => v.push(at as u32),
+                Starts::Large(v) => v.push(at as u64),
+            }
+        }
+        if !r.is_empty() {
+            return r.err("Broken properties section: didn't exhaust the offsets table");
+        }
+        Ok(PropertiesTable { data, starts })
     }
-    if !r.is_empty() {
-        return r.err("Broken properties section: didn't exhaust the offsets table");
+
+    /// Entry `i`'s payload.
+    pub fn get(&self, i: usize) -> Option<&'a [u8]> {
+        let start = match &self.starts {
+            Starts::Small(v) => *v.get(i)? as usize,
+            Starts::Large(v) => *v.get(i)? as usize,
+        };
+        let rest = &self.data[start..];
+        let (len, n) = rmlir_format::bytecode::varint::read_varint(rest)
+            .expect("entries were checked when the table was read");
+        Some(&rest[n..n + len as usize])
     }
-    Ok(v)
 }
 
 impl<'a> BytecodeReader<'a> {
@@ -34,7 +79,7 @@ impl<'a> BytecodeReader<'a> {
         r: &Reader<'a>,
         at: usize,
     ) -> Result<Option<AttrId>> {
-        let Some(&payload) = self.properties.get(idx as usize) else {
+        let Some(payload) = self.properties.get(idx as usize) else {
             return r.err_at(
                 at,
                 format!(
