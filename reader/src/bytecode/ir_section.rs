@@ -197,14 +197,7 @@ impl<'a> BytecodeReader<'a> {
         base: usize,
         depth: usize,
     ) -> Result<()> {
-        let max = self.limits.max_region_depth;
-        if depth > max {
-            return Err(r.error_at(
-                r.offset(),
-                ErrorKind::Limit,
-                format!("regions nested deeper than the limit of {max}"),
-            ));
-        }
+        self.check_region_depth(r, depth)?;
         let at = r.offset();
         let num_blocks = r.read_count(1, "block")?;
         if num_blocks == 0 {
@@ -234,6 +227,19 @@ impl<'a> BytecodeReader<'a> {
             self.read_block(r, b, &blocks, scope, &mut range, depth)?;
         }
         self.leave_region(scope, base, range.next, outer_limit);
+        Ok(())
+    }
+
+    /// Regions may nest `limits.max_region_depth` deep (SPEC.md §5.1).
+    pub(super) fn check_region_depth(&self, r: &Reader<'a>, depth: usize) -> Result<()> {
+        let max = self.limits.max_region_depth;
+        if depth > max {
+            return Err(r.error_at(
+                r.offset(),
+                ErrorKind::Limit,
+                format!("regions nested deeper than the limit of {max}"),
+            ));
+        }
         Ok(())
     }
 
@@ -592,15 +598,7 @@ impl<'a> BytecodeReader<'a> {
         let at = r.offset();
         let idx = r.read_varint()?;
         if let Some(hook) = props_hook {
-            let Some(payload) = self.properties.get(idx as usize) else {
-                return r.err_at(
-                    at,
-                    format!(
-                        "Properties idx out-of-bound for {}",
-                        String::from_utf8_lossy(name)
-                    ),
-                );
-            };
+            let payload = self.property_payload(idx, name, r, at)?;
             let mut p = Reader::new(payload, at, "Properties");
             let mut hr = super::dialect_hooks::HookReader {
                 br: self,

@@ -13,7 +13,7 @@
 use super::binary_reader::Reader;
 use super::sections::read_section;
 use super::BytecodeReader;
-use crate::error::{ErrorKind, Result};
+use crate::error::Result;
 use rmlir_format::bytecode::{
     op_mask, SectionId, VERSION_ELIDE_UNKNOWN_BLOCK_ARG_LOC, VERSION_LAZY_LOADING,
     VERSION_USE_LIST_ORDERING,
@@ -112,14 +112,7 @@ impl<'a> BytecodeReader<'a> {
         listed: bool,
         depth: usize,
     ) -> Result<()> {
-        let max = self.limits.max_region_depth;
-        if depth > max {
-            return Err(r.error_at(
-                r.offset(),
-                ErrorKind::Limit,
-                format!("regions nested deeper than the limit of {max}"),
-            ));
-        }
+        self.check_region_depth(r, depth)?;
         let num_blocks = r.read_count(1, "block")?;
         if num_blocks == 0 {
             return Ok(());
@@ -212,15 +205,7 @@ impl<'a> BytecodeReader<'a> {
             let at = r.offset();
             let before = r.clone();
             let idx = r.read_varint()?;
-            let Some(payload) = self.properties.get(idx as usize) else {
-                return r.err_at(
-                    at,
-                    format!(
-                        "Properties idx out-of-bound for {}",
-                        String::from_utf8_lossy(&name)
-                    ),
-                );
-            };
+            let payload = self.property_payload(idx, &name, r, at)?;
             if listed {
                 let info = match (registered, cached.info, cached.layout) {
                     (Some(true), Some(_), Some(layout)) => Some(layout),
