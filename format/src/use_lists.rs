@@ -67,6 +67,27 @@ impl UseTable {
     }
 }
 
+/// The number of uses, by the ops reachable from the top, of each value
+/// of `values`: what a writer needs to check an order it is given, at the
+/// memory of a map over those values rather than a table of every use.
+pub fn use_counts(
+    m: &Module,
+    values: impl IntoIterator<Item = ValueId>,
+) -> HashMap<ValueId, usize> {
+    let mut counts: HashMap<ValueId, usize> = values.into_iter().map(|v| (v, 0)).collect();
+    if counts.is_empty() {
+        return counts;
+    }
+    for op in live_ops(m) {
+        for v in m.operands(op) {
+            if let Some(c) = counts.get_mut(v) {
+                *c += 1;
+            }
+        }
+    }
+    counts
+}
+
 /// Ops reachable from the top-level op, in ascending id order.
 fn live_ops(m: &Module) -> Vec<OpId> {
     let mut out = Vec::new();

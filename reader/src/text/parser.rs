@@ -182,7 +182,7 @@ struct Parser<'a> {
     unit_attr: AttrId,
     empty_dict: AttrId,
     unknown_loc: AttrId,
-    line_starts: std::cell::OnceCell<Vec<usize>>,
+    lines: LineCounter,
     /// See [`parse_module_releasing`].
     release: Option<&'a mut dyn FnMut(usize)>,
     next_release: usize,
@@ -222,7 +222,7 @@ impl<'a> Parser<'a> {
             unit_attr,
             empty_dict,
             unknown_loc,
-            line_starts: std::cell::OnceCell::new(),
+            lines: LineCounter::default(),
             release: None,
             next_release: RELEASE_EVERY,
         }
@@ -230,27 +230,10 @@ impl<'a> Parser<'a> {
 
     // ----- diagnostics -----
 
-    /// Byte offsets where lines start, computed once on first use.
-    fn line_starts(&self) -> &[usize] {
-        self.line_starts.get_or_init(|| {
-            std::iter::once(0)
-                .chain(
-                    self.src
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, &c)| c == b'\n')
-                        .map(|(i, _)| i + 1),
-                )
-                .collect()
-        })
-    }
-
     /// 1-based line and byte column of `offset`, as MLIR reports source
-    /// locations.
+    /// locations (SPEC.md §3, "Reading big text").
     fn line_col(&self, offset: usize) -> (usize, usize) {
-        let starts = self.line_starts();
-        let line = starts.partition_point(|&s| s <= offset);
-        (line, offset - starts[line - 1] + 1)
+        self.lines.line_col(self.src, offset)
     }
 
     fn position(&self, offset: usize) -> Position {
@@ -1188,7 +1171,13 @@ impl<'a> Parser<'a> {
                 let vname = &p.src[vt.start + 1..vt.end];
                 p.expect(Tok::Colon, "':' and the argument's type")?;
                 let ty = p.parse_type()?;
-                let default_loc = p.loc_at(at);
+                // The position is the location only without `loc(…)`: not
+                // made (nor interned) for an argument that has one.
+                let default_loc = if p.is_kw("loc") {
+                    p.m.ctx.intern_attr(AttrData::UnknownLoc)
+                } else {
+                    p.loc_at(at)
+                };
                 let v = p.m.add_block_arg(b, ty, default_loc);
                 p.define_values(vname, vec![v], at)?;
                 if p.is_kw("loc") {
@@ -1240,4 +1229,126 @@ fn decode_hex(s: &[u8]) -> Option<Vec<u8>> {
             .map(|c| (lexer::hex_val(c[0]) << 4) | lexer::hex_val(c[1]))
             .collect(),
     )
+}
+
+/// Line numbers of source offsets, by counting newlines from the last
+/// offset asked about. Locations are asked for in nearly increasing order
+/// as the parser goes, so the text is counted about once, and only up to
+/// where the parser is: a table of every line start would read the whole
+/// file at the first location (faulting back the pages the parser has
+/// released) and take 8 bytes per line. An offset before the last one
+/// (an op's own location, asked for after its regions) restarts from a
+/// mark kept every 64 KiB.
+#[derive(Default)]
+struct LineCounter {
+    /// `(offset, line, start of that line)` last asked about.
+    cursor: std::cell::Cell<LinePoint>,
+    /// Points at least `MARK_EVERY` bytes apart, in order.
+    marks: std::cell::RefCell<Vec<LinePoint>>,
+}
+
+#[derive(Clone, Copy)]
+struct LinePoint {
+    offset: usize,
+    line: usize,
+    line_start: usize,
+}
+
+impl Default for LinePoint {
+    fn default() -> Self {
+        LinePoint {
+            offset: 0,
+            line: 1,
+            line_start: 0,
+        }
+    }
+}
+
+const MARK_EVERY: usize = 64 << 10;
+
+impl LineCounter {
+    fn line_col(&self, src: &[u8], offset: usize) -> (usize, usize) {
+        let offset = offset.min(src.len());
+        let mut p = self.cursor.get();
+        if offset < p.offset {
+            let marks = self.marks.borrow();
+            let i = marks.partition_point(|m| m.offset <= offset);
+            p = i
+                .checked_sub(1)
+                .map_or_else(LinePoint::default, |i| marks[i]);
+        }
+        let mut marks = self.marks.borrow_mut();
+        while p.offset < offset {
+            let last_mark = marks.last().map_or(0, |m| m.offset);
+            let step_end = offset.min(p.offset.max(last_mark) + MARK_EVERY);
+            let chunk = &src[p.offset..step_end];
+            if let Some(last) = chunk.iter().rposition(|&c| c == b'\n') {
+                p.line += chunk.iter().filter(|&&c| c == b'\n').count();
+                p.line_start = p.offset + last + 1;
+            }
+            p.offset = step_end;
+            if p.offset >= last_mark + MARK_EVERY {
+                marks.push(p);
+            }
+        }
+        self.cursor.set(p);
+        (p.line, offset - p.line_start + 1)
+    }
+}
+
+#[cfg(test)]
+mod line_counter_tests {
+    use super::LineCounter;
+
+    /// From a table of every line start (what the parser used before).
+    fn from_table(starts: &[usize], offset: usize) -> (usize, usize) {
+        let line = starts.partition_point(|&s| s <= offset);
+        (line, offset - starts[line - 1] + 1)
+    }
+
+    #[test]
+    fn agrees_with_counting_from_the_start_in_any_order() {
+        // Lines of varied length, some far longer than a mark interval.
+        let mut src = Vec::new();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..3000 {
+            let len = if next() % 50 == 0 {
+                200_000
+            } else {
+                (next() % 120) as usize
+            };
+            src.extend(std::iter::repeat_n(b'x', len));
+            src.push(b'\n');
+        }
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(
+                src.iter()
+                    .enumerate()
+                    .filter(|(_, &c)| c == b'\n')
+                    .map(|(i, _)| i + 1),
+            )
+            .collect();
+        let counter = LineCounter::default();
+        let mut offset = 0usize;
+        for _ in 0..20_000 {
+            // Mostly forward, sometimes back (an op's location after its
+            // regions), sometimes far.
+            offset = match next() % 10 {
+                0 => offset.saturating_sub((next() % 300_000) as usize),
+                1 => (next() % (src.len() as u64 + 1)) as usize,
+                _ => (offset + (next() % 2_000) as usize).min(src.len()),
+            };
+            assert_eq!(
+                counter.line_col(&src, offset),
+                from_table(&starts, offset),
+                "offset {offset}"
+            );
+        }
+    }
 }

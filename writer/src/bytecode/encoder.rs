@@ -4,13 +4,20 @@
 
 use rmlir_format::bytecode::varint::{write_signed_varint, write_varint};
 use rmlir_format::bytecode::{SectionId, ALIGNMENT_PADDING, MAGIC};
-use rmlir_format::BlobData;
+use rmlir_format::{BlobData, SharedBytes};
 use std::io::{self, Write};
+use std::sync::Arc;
 
 /// Blobs at least this large are spliced into the output by reference
 /// instead of copied (SPEC.md §6.10): a resource blob read from a memory
 /// map is written straight from the map to the output file.
 const SPLICE_MIN: usize = 4096;
+
+/// Section bodies at least this large are spliced into the enclosing
+/// encoder rather than copied: the module body's section and the file's
+/// sections are megabytes each in a large module, and copying them held
+/// each one twice at the peak of writing.
+const SPLICE_SECTION_MIN: usize = 64 << 10;
 
 /// A buffer of encoded bytes. `alignment` is the largest alignment some
 /// data inside needs, relative to the start of the buffer; whoever embeds
@@ -22,8 +29,8 @@ const SPLICE_MIN: usize = 4096;
 /// the logical byte sequence (owned bytes with the blobs in place).
 #[derive(Debug, Default, Clone)]
 pub struct Encoder {
-    /// The owned bytes. Sections other than the resource section never
-    /// hold spliced blobs, so their `bytes` are their whole encoding.
+    /// The owned bytes; spliced pieces (blobs, large section bodies) go
+    /// between them.
     pub bytes: Vec<u8>,
     pub alignment: u64,
     spliced: Vec<(usize, BlobData)>,
@@ -121,10 +128,31 @@ impl Encoder {
             }
         }
         let shift = self.bytes.len();
-        self.bytes.extend_from_slice(&body.bytes);
-        self.spliced_len += body.spliced_len;
-        self.spliced
-            .extend(body.spliced.into_iter().map(|(at, b)| (at + shift, b)));
+        if body.bytes.len() < SPLICE_SECTION_MIN {
+            self.bytes.extend_from_slice(&body.bytes);
+            self.spliced_len += body.spliced_len;
+            self.spliced
+                .extend(body.spliced.into_iter().map(|(at, b)| (at + shift, b)));
+            return;
+        }
+        // A large body is not copied: its owned runs and its blobs go in
+        // as spliced pieces, in order, all before the same position.
+        let total = body.bytes.len();
+        self.spliced_len += total + body.spliced_len;
+        let owner: SharedBytes = Arc::new(body.bytes);
+        let mut from = 0;
+        for (at, blob) in body.spliced {
+            if at > from {
+                self.spliced
+                    .push((shift, BlobData::shared(owner.clone(), from..at)));
+            }
+            self.spliced.push((shift, blob));
+            from = at;
+        }
+        if total > from {
+            self.spliced
+                .push((shift, BlobData::shared(owner, from..total)));
+        }
     }
 
     /// Writes the logical bytes to `w`: owned runs and spliced blobs in

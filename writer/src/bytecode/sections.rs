@@ -54,26 +54,52 @@ impl Strings {
 /// Properties payloads, deduplicated, in first-emission order.
 #[derive(Default)]
 pub struct PropertiesTable {
-    entries: Vec<Vec<u8>>,
-    index: HashMap<Vec<u8>, u64>,
+    /// The distinct payloads, back to back.
+    data: Vec<u8>,
+    /// Where each entry ends in `data`.
+    ends: Vec<usize>,
+    /// Entry numbers by the hash of their payload.
+    index: hashbrown::HashTable<u32>,
 }
 
 impl PropertiesTable {
+    fn entry(&self, i: u32) -> &[u8] {
+        let start = match i {
+            0 => 0,
+            _ => self.ends[i as usize - 1],
+        };
+        &self.data[start..self.ends[i as usize]]
+    }
+
+    fn hash(payload: &[u8]) -> u64 {
+        use std::hash::BuildHasher;
+        rmlir_format::fasthash::FastBuildHasher::default().hash_one(payload)
+    }
+
+    /// The number of `payload`'s entry, added if it is new: ops with equal
+    /// payloads share one (SPEC.md §6.9). Payloads are kept once, in one
+    /// buffer: a large module has tens of thousands.
     fn emit(&mut self, payload: Vec<u8>) -> u64 {
-        if let Some(&i) = self.index.get(&payload) {
-            return i;
+        let h = Self::hash(&payload);
+        if let Some(&i) = self.index.find(h, |&i| self.entry(i) == payload) {
+            return u64::from(i);
         }
-        let i = self.entries.len() as u64;
-        self.entries.push(payload.clone());
-        self.index.insert(payload, i);
-        i
+        let i = u32::try_from(self.ends.len()).expect("fewer than 2^32 properties entries");
+        self.data.extend_from_slice(&payload);
+        self.ends.push(self.data.len());
+        let (data, ends) = (&self.data, &self.ends);
+        self.index.insert_unique(h, i, |&j| {
+            let start = if j == 0 { 0 } else { ends[j as usize - 1] };
+            Self::hash(&data[start..ends[j as usize]])
+        });
+        u64::from(i)
     }
 
     pub fn encode(&self) -> Encoder {
         let mut e = Encoder::new();
-        e.varint(self.entries.len() as u64);
-        for p in &self.entries {
-            e.blob(p);
+        e.varint(self.ends.len() as u64);
+        for i in 0..self.ends.len() as u32 {
+            e.blob(self.entry(i));
         }
         e
     }

@@ -3,26 +3,28 @@
 //! reference order, in the order mlir-opt's writer emits them.
 
 use super::encoder::Encoder;
-use rmlir_format::use_lists::{is_identity, UseTable};
+use rmlir_format::fasthash::FastMap;
+use rmlir_format::use_lists::{is_identity, use_counts};
 use rmlir_format::{Module, ValueId};
 
 /// The orders worth writing: entries of [`Module::use_list_orders`] that
 /// still describe a permutation of their value's current uses.
 pub struct UseListOrders<'m> {
     m: &'m Module,
-    table: Option<UseTable>,
+    /// Uses of each value that has an order (by the live ops).
+    uses: Option<FastMap<ValueId, usize>>,
 }
 
 impl<'m> UseListOrders<'m> {
     pub fn new(m: &'m Module) -> Self {
-        let table = (!m.use_list_orders.is_empty()).then(|| UseTable::new(m));
-        UseListOrders { m, table }
+        let uses = (!m.use_list_orders.is_empty())
+            .then(|| use_counts(m, m.use_list_orders.keys().copied()));
+        UseListOrders { m, uses }
     }
 
     fn order(&self, v: ValueId) -> Option<&'m [u32]> {
-        let table = self.table.as_ref()?;
         let order = self.m.use_list_orders.get(&v)?;
-        let n = table.uses(v).len();
+        let n = *self.uses.as_ref()?.get(&v)?;
         let valid =
             n >= 2 && !is_identity(order) && rmlir_format::use_lists::is_permutation(order, n);
         valid.then_some(order.as_slice())
@@ -31,7 +33,7 @@ impl<'m> UseListOrders<'m> {
     /// The use-list block for `range`, or `None` when no value of it needs
     /// one (the caller then leaves the mask bit / flag byte clear).
     pub fn encode(&self, range: &[ValueId]) -> Option<Encoder> {
-        self.table.as_ref()?;
+        self.uses.as_ref()?;
         let entries: Vec<(u32, &[u32])> = range
             .iter()
             .enumerate()
