@@ -344,4 +344,25 @@ mod release_tests {
         assert_eq!(add.fields_v6[0].kind, FieldKind::Enum { bits: 32 });
         assert_eq!(r19.len(), 1936);
     }
+
+    /// The embedded layouts, deserialized op by op at first lookup, are
+    /// those of the checked-in JSON (what the whole-registry load gave).
+    #[test]
+    fn ops_loaded_one_by_one_equal_the_checked_in_layouts() {
+        let text = include_str!("../../data/ods-layouts-22.json");
+        let data = json::registry_data_from_json(text).unwrap();
+        let r = OpRegistry::default_ref();
+        assert_eq!(r.len(), data.ops.len());
+        for op in &data.ops {
+            assert_eq!(r.get(op.name.as_bytes()), Some(op), "{}", op.name);
+        }
+        assert_eq!(r.ops().count(), r.len());
+        // A user's op replaces the embedded one of the same name.
+        let mut mine = r.clone();
+        let mut func = r.get(b"func.func").unwrap().clone();
+        func.fields_v6.clear();
+        mine.insert(func.clone());
+        assert_eq!(mine.get(b"func.func"), Some(&func));
+        assert_ne!(r.get(b"func.func"), Some(&func));
+    }
 }

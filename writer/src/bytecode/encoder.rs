@@ -244,4 +244,66 @@ mod tests {
         assert_eq!(streamed, g.bytes);
         assert_eq!(f.into_vec(), g.bytes);
     }
+
+    /// A section body over `SPLICE_SECTION_MIN` is spliced, not copied,
+    /// and so is its own spliced blob; nested twice (a module body's
+    /// section inside the IR section inside the file), the bytes are those
+    /// the framing rule gives (SPEC.md §6.3, computed here on plain
+    /// vectors), and only small framing bytes are owned.
+    #[test]
+    fn large_section_bodies_are_spliced_with_the_same_bytes() {
+        let big = BlobData::from((0..9_000u32).map(|i| (i * 7) as u8).collect::<Vec<_>>());
+        let mut body = Encoder::new();
+        for i in 0..70_000u32 {
+            body.varint(u64::from(i % 300));
+        }
+        body.aligned_blob(&big, 8);
+        body.byte(0x5a);
+        assert!(body.bytes.len() > SPLICE_SECTION_MIN);
+        let plain_body = body.clone().into_vec();
+
+        let mut ir = Encoder::new();
+        ir.varint_flag(1, false);
+        ir.section(SectionId::Ir, body);
+        let mut file = Encoder::new();
+        file.raw(b"ML\xefR");
+        file.section(SectionId::Ir, ir);
+        file.byte(1);
+
+        // id, length, then (when the offset is not aligned) the flag bit,
+        // the alignment and 0xCB padding; then the body.
+        fn frame(out: &mut Vec<u8>, id: SectionId, body: &[u8], alignment: u64) {
+            let id_at = out.len();
+            out.push(id as u8);
+            write_varint(out, body.len() as u64);
+            if !(out.len() as u64).is_multiple_of(alignment) {
+                out[id_at] |= 0x80;
+                write_varint(out, alignment);
+                while !(out.len() as u64).is_multiple_of(alignment) {
+                    out.push(ALIGNMENT_PADDING);
+                }
+            }
+            out.extend_from_slice(body);
+        }
+        let mut ir_ref = Vec::new();
+        write_varint(&mut ir_ref, 2);
+        frame(&mut ir_ref, SectionId::Ir, &plain_body, 8);
+        let mut want = b"ML\xefR".to_vec();
+        frame(&mut want, SectionId::Ir, &ir_ref, 8);
+        want.push(1);
+
+        assert!(
+            file.bytes.len() < 64,
+            "{} owned bytes: a section body was copied",
+            file.bytes.len()
+        );
+        assert_eq!(file.len(), want.len());
+        let mut streamed = Vec::new();
+        file.write_to(&mut streamed).unwrap();
+        assert!(
+            streamed == want,
+            "the spliced bytes differ from the framing rule's"
+        );
+        assert!(file.into_vec() == want);
+    }
 }
