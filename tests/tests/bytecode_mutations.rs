@@ -4,8 +4,9 @@
 //! upstream's own `.mlirbc` tests), every truncation (for files over 4 KiB:
 //! the first 4,096 and 256 evenly spaced ones) and a fixed, seeded set of
 //! 200 byte mutations per file must give `Ok` or a clean error, eagerly
-//! (`read_bytecode`) and lazily (`BytecodeReader::open` and `materialize`
-//! one op at a time); every error must name a section and a byte offset.
+//! (`read_bytecode`), lazily (`BytecodeReader::open` and `materialize`
+//! one op at a time) and as `info` reads (`scan_top_level`, SPEC.md
+//! §6.7.5); every error must name a section and a byte offset.
 //!
 //! A counting global allocator measures the peak heap growth while one
 //! input is read and printed; it must stay below
@@ -73,7 +74,9 @@ fn read_both(data: &[u8]) -> Vec<rmlir_reader::Result<usize>> {
         }
         Ok(r.module().ops.len())
     });
-    vec![eager, lazy]
+    let scanned = rmlir_reader::BytecodeReader::open(data)
+        .and_then(|mut r| Ok(r.scan_top_level(&mut |_, _| {})?.len()));
+    vec![eager, lazy, scanned]
 }
 
 struct Sweep {
