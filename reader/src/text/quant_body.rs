@@ -143,7 +143,8 @@ fn storage(c: &mut Cursor<'_>) -> Option<String> {
     if width == 0 || width > 64 {
         return None;
     }
-    let mut out = id.to_string();
+    // `i08` is `i8` to MLIR's quant parser, and prints so.
+    let mut out = format!("{}{width}", if signed { 'i' } else { 'u' });
     let save = c.p;
     // `<` after the storage type opens bounds; `i8:` has none.
     if c.eat("<") {
@@ -302,6 +303,11 @@ mod tests {
             (
                 "uniform<u8 : f32 , 1.5e-1 : 3 >",
                 Some("uniform<u8:f32, 1.500000e-01:3>"),
+            ),
+            ("uniform<i08:f32, 1.0>", Some("uniform<i8:f32, 1.000000e+00>")),
+            (
+                "uniform<u008:f32, 1.000000e+00>",
+                Some("uniform<u8:f32, 1.000000e+00>"),
             ),
         ];
         for (input, want) in cases {
