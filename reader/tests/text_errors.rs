@@ -440,33 +440,6 @@ fn glued_references_in_dialect_bodies() {
     }
 }
 
-/// A nested value followed directly by identifier characters: printed as
-/// an alias or in another form (`#x<ext>` is printed `#x.ext`), the two
-/// read back as one token. mlir-opt 22 refuses the first input at the
-/// same column ("unexpected character").
-#[test]
-fn identifier_glued_after_a_nested_value_in_a_dialect_body() {
-    let after =
-        "expected whitespace or punctuation after a nested attribute or type in a dialect body";
-    check(
-        "\"a\"() {a = #llvm.di_composite_type<tag = DW_TAG_structure_type, name = #x<ext>$y>} : () -> ()",
-        "1:79",
-        after,
-    );
-    check(
-        "\"a\"() {x = #llvm.loop_annotation<k = !llvm.ptr<1>x>} : () -> ()",
-        "1:50",
-        after,
-    );
-    // Punctuation or a space after it is fine, as is an opaque body.
-    for ok in [
-        "\"a\"() {a = #llvm.loop_annotation<k = #x<ext>, j = #x<ext> y>} : () -> ()",
-        "\"a\"() {a = #acme.thing<k = #x<ext>y>} : () -> ()",
-    ] {
-        parse_module(ok.as_bytes(), "ok.mlir").unwrap_or_else(|e| panic!("{ok}: {e}"));
-    }
-}
-
 #[test]
 fn nesting_limit_is_an_error_not_a_stack_overflow() {
     let depth = 100_000;

@@ -881,15 +881,6 @@ impl<'a> Parser<'a> {
             };
             pieces.push(piece);
             p = self.last_token_end(p);
-            if p < end && lexer::is_ident_char(self.src[p]) {
-                // `#x<external>abc`: printed another way (as an alias,
-                // or `#x.external`) the value and the identifier after it
-                // read back as one token (SPEC §2.4).
-                return self.err_at(
-                    p,
-                    "expected whitespace or punctuation after a nested attribute or type in a dialect body",
-                );
-            }
             if let Some(nested) = list_next.take() {
                 list = Some((nested, p));
             }
