@@ -207,15 +207,15 @@ impl<'a> BytecodeReader<'a> {
             let idx = r.read_varint()?;
             let payload = self.property_payload(idx, &name, r, at)?;
             if listed {
-                let info = match (registered, cached.info, cached.layout) {
-                    (Some(true), Some(_), Some(layout)) => Some(layout),
-                    (Some(false), _, _) => None,
-                    _ => Some(&NO_QUICK_PATH),
-                };
-                let quick = match info {
-                    None => unregistered_props_index(payload)
+                // A dialect hook's payload, or a registered op without a
+                // layout, goes to the general decoder (`None`).
+                let quick = match (registered, cached.info, cached.layout) {
+                    (Some(true), Some(_), Some(layout)) => {
+                        self.quick_field_lookup(payload, layout, "sym_name")
+                    }
+                    (Some(false), _, _) => unregistered_props_index(payload)
                         .and_then(|d| self.quick_dict_lookup(d, b"sym_name")),
-                    Some(info) => self.quick_field_lookup(payload, info, "sym_name"),
+                    _ => None,
                 };
                 match quick {
                     Some(Some(v)) => {
@@ -326,20 +326,6 @@ impl Scan<'_, '_> {
         }
     }
 }
-
-/// Stands for "no layout the quick path can use" (a dialect hook reads
-/// the payload, or the op is registered without a known layout): its
-/// lookups fall back to the general decoder.
-static NO_QUICK_PATH: OpInfo = OpInfo {
-    name: String::new(),
-    isolated_from_above: false,
-    terminator: false,
-    inherent_attrs: Vec::new(),
-    has_properties: false,
-    fields_v5: Vec::new(),
-    fields_v6: Vec::new(),
-    default_properties: None,
-};
 
 /// An unregistered op's properties payload: one attribute index.
 fn unregistered_props_index(payload: &[u8]) -> Option<u64> {

@@ -64,11 +64,7 @@ pub struct PropertiesTable {
 
 impl PropertiesTable {
     fn entry(&self, i: u32) -> &[u8] {
-        let start = match i {
-            0 => 0,
-            _ => self.ends[i as usize - 1],
-        };
-        &self.data[start..self.ends[i as usize]]
+        entry_of(&self.data, &self.ends, i)
     }
 
     fn hash(payload: &[u8]) -> u64 {
@@ -88,10 +84,8 @@ impl PropertiesTable {
         self.data.extend_from_slice(&payload);
         self.ends.push(self.data.len());
         let (data, ends) = (&self.data, &self.ends);
-        self.index.insert_unique(h, i, |&j| {
-            let start = if j == 0 { 0 } else { ends[j as usize - 1] };
-            Self::hash(&data[start..ends[j as usize]])
-        });
+        self.index
+            .insert_unique(h, i, |&j| Self::hash(entry_of(data, ends, j)));
         u64::from(i)
     }
 
@@ -103,6 +97,16 @@ impl PropertiesTable {
         }
         e
     }
+}
+
+/// Entry `i` of payloads kept back to back in `data`, entry `k` ending at
+/// `ends[k]`.
+fn entry_of<'d>(data: &'d [u8], ends: &[usize], i: u32) -> &'d [u8] {
+    let start = match i {
+        0 => 0,
+        _ => ends[i as usize - 1],
+    };
+    &data[start..ends[i as usize]]
 }
 
 /// Writes encodings as bytes, resolving references to final indices.
