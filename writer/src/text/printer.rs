@@ -100,6 +100,7 @@ fn print_impl<'a>(
         alias_chunk,
         sink,
         sink_error: None,
+        unglued_next: false,
     };
     if opts.local_scope {
         // mlir-opt prints a local-scope module as a plain operation: no
@@ -176,6 +177,11 @@ struct Printer<'m, 's> {
     sink: Option<&'s mut dyn io::Write>,
     /// The first error of the sink; later text is dropped.
     sink_error: Option<io::Error>,
+    /// Print the next attribute or type without its alias and without the
+    /// `#dialect.ident` short form: it is followed by identifier characters
+    /// that would read back as part of it (SPEC.md §2.4). Taken (cleared)
+    /// by the first attribute or type printed, so nested ones never see it.
+    unglued_next: bool,
 }
 
 impl Printer<'_, '_> {
@@ -463,6 +469,7 @@ impl Printer<'_, '_> {
                         alias_chunk: None,
                         sink: None,
                         sink_error: None,
+                        unglued_next: false,
                     };
                     for item in *chunk {
                         one(&mut p, item);
@@ -595,13 +602,14 @@ impl Printer<'_, '_> {
     }
 
     fn attr(&mut self, a: AttrId, elide: Elide) {
-        if self.try_alias(Sym::Attr(a)) {
+        if !self.unglued_next && self.try_alias(Sym::Attr(a)) {
             return;
         }
         self.attr_impl(a, elide);
     }
 
     fn attr_impl(&mut self, a: AttrId, elide: Elide) {
+        let unglued = std::mem::take(&mut self.unglued_next);
         let m = self.shared.m;
         let data = m.ctx.attr(a);
         let mut typed: Option<TypeId> = None;
@@ -788,13 +796,14 @@ impl Printer<'_, '_> {
                     '#',
                     &o.dialect,
                     &String::from_utf8_lossy(&o.data),
+                    unglued,
                     &mut self.out,
                 );
                 typed = o.ty;
             }
             AttrData::Dialect { body, ty } => {
                 let s = self.body_string(body);
-                dialect_symbol('#', &body.dialect, &s, &mut self.out);
+                dialect_symbol('#', &body.dialect, &s, unglued, &mut self.out);
                 typed = *ty;
             }
             d if d.is_location() => {
@@ -814,25 +823,45 @@ impl Printer<'_, '_> {
 
     fn body_string(&mut self, body: &DialectBody) -> String {
         let saved = std::mem::take(&mut self.out);
-        for p in &body.pieces {
-            match p {
-                BodyPiece::Text(t) => self.out.push_str(t),
-                BodyPiece::Attr(a) => self.attr(*a, Elide::Never),
-                BodyPiece::Type(t) => self.ty(*t),
-                BodyPiece::Stripped(a) => self.stripped_attr(*a),
+        for (i, p) in body.pieces.iter().enumerate() {
+            let start = self.out.len();
+            self.body_piece(p);
+            // Only bodies mlir-opt rejects glue identifier characters to a
+            // nested value (`#x<ext>$y`); printing `#x.ext$y` would read back
+            // as one attribute, so such a value is printed in full.
+            let glued = matches!(body.pieces.get(i + 1), Some(BodyPiece::Text(t))
+                if t.bytes().next().is_some_and(continues_identifier));
+            if glued
+                && !matches!(p, BodyPiece::Text(_))
+                && self.out.bytes().last().is_some_and(continues_identifier)
+            {
+                self.out.truncate(start);
+                self.unglued_next = true;
+                self.body_piece(p);
+                self.unglued_next = false;
             }
         }
         std::mem::replace(&mut self.out, saved)
     }
 
+    fn body_piece(&mut self, p: &BodyPiece) {
+        match p {
+            BodyPiece::Text(t) => self.out.push_str(t),
+            BodyPiece::Attr(a) => self.attr(*a, Elide::Never),
+            BodyPiece::Type(t) => self.ty(*t),
+            BodyPiece::Stripped(a) => self.stripped_attr(*a),
+        }
+    }
+
     /// A nested attribute the dialect prints without `#dialect.mnemonic`,
     /// unless it has an alias (SPEC.md §2.4).
     fn stripped_attr(&mut self, a: AttrId) {
-        if self.try_alias(Sym::Attr(a)) {
+        if !self.unglued_next && self.try_alias(Sym::Attr(a)) {
             return;
         }
         let m = self.shared.m;
         match m.ctx.attr(a) {
+            AttrData::Dialect { .. } if self.unglued_next => self.attr_impl(a, Elide::Never),
             AttrData::Dialect { body, .. } => {
                 let s = self.body_string(body);
                 let rest = s.trim_start_matches(|c: char| {
@@ -910,13 +939,14 @@ impl Printer<'_, '_> {
     // ----- types -----
 
     fn ty(&mut self, t: TypeId) {
-        if self.try_alias(Sym::Type(t)) {
+        if !self.unglued_next && self.try_alias(Sym::Type(t)) {
             return;
         }
         self.type_impl(t);
     }
 
     fn type_impl(&mut self, t: TypeId) {
+        let unglued = std::mem::take(&mut self.unglued_next);
         let m = self.shared.m;
         match m.ctx.ty(t) {
             TypeData::Integer { width, signedness } => {
@@ -1021,11 +1051,17 @@ impl Printer<'_, '_> {
                 self.out.push('>');
             }
             TypeData::Opaque { dialect, data } => {
-                dialect_symbol('!', dialect, &String::from_utf8_lossy(data), &mut self.out);
+                dialect_symbol(
+                    '!',
+                    dialect,
+                    &String::from_utf8_lossy(data),
+                    unglued,
+                    &mut self.out,
+                );
             }
             TypeData::Dialect(body) => {
                 let s = self.body_string(body);
-                dialect_symbol('!', &body.dialect, &s, &mut self.out);
+                dialect_symbol('!', &body.dialect, &s, unglued, &mut self.out);
             }
         }
     }
@@ -1303,22 +1339,32 @@ fn symbol_ref(s: &[u8], out: &mut String) {
 }
 
 /// `#dialect.sym` when the symbol data is `ident(<...>)?`, else `#dialect<data>`.
-fn dialect_symbol(prefix: char, dialect: &str, data: &str, out: &mut String) {
+/// A byte the lexer reads as part of a preceding `#…`/`!…` identifier.
+fn continues_identifier(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'-')
+}
+
+/// `#dialect.ident` when the body allows it, else `#dialect<body>`. `unglued`
+/// asks for the second form where the first would end in an identifier
+/// character (SPEC.md §2.4).
+fn dialect_symbol(prefix: char, dialect: &str, data: &str, unglued: bool, out: &mut String) {
     out.push(prefix);
     out.push_str(dialect);
     let b = data.as_bytes();
-    let simple = match b.first() {
-        Some(c) if c.is_ascii_alphabetic() => {
-            let rest_at = b
-                .iter()
-                .position(|&c| !(c.is_ascii_alphanumeric() || c == b'.' || c == b'_'));
-            match rest_at {
-                None => true,
-                Some(i) => b[i] == b'<' && b.last() == Some(&b'>'),
+    let full = unglued && b.last().is_some_and(|&c| continues_identifier(c));
+    let simple = !full
+        && match b.first() {
+            Some(c) if c.is_ascii_alphabetic() => {
+                let rest_at = b
+                    .iter()
+                    .position(|&c| !(c.is_ascii_alphanumeric() || c == b'.' || c == b'_'));
+                match rest_at {
+                    None => true,
+                    Some(i) => b[i] == b'<' && b.last() == Some(&b'>'),
+                }
             }
-        }
-        _ => false,
-    };
+            _ => false,
+        };
     if simple {
         out.push('.');
         out.push_str(data);
