@@ -46,6 +46,12 @@ struct Cli {
     /// MLIR release.
     #[arg(long, global = true, default_value = "auto", value_parser = load::parse_layouts)]
     layouts: load::Layouts,
+    /// Flush each output file to disk (fsync) before renaming it into
+    /// place. Without it (as mlir-opt writes), an output still appears
+    /// whole or not at all, and a failed run leaves no partial file; with
+    /// it, the new file also survives a power loss right after the run.
+    #[arg(long, global = true)]
+    fsync: bool,
 }
 
 #[derive(Subcommand)]
@@ -199,6 +205,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
     let layouts = cli.layouts;
+    output::set_fsync(cli.fsync);
     match cli.command {
         Command::Decode {
             input,

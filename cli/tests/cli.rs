@@ -91,6 +91,20 @@ fn decode_writes_output_atomically() {
         std::fs::read(&target).unwrap(),
         std::fs::read(case.join("generic.mlir")).unwrap()
     );
+    // --fsync flushes before the rename; the bytes are the same.
+    let synced = dir.join("synced.mlir");
+    let out = run(&[
+        "decode",
+        "--fsync",
+        case.join("v6.mlirbc").to_str().unwrap(),
+        "-o",
+        synced.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert_eq!(
+        std::fs::read(&synced).unwrap(),
+        std::fs::read(case.join("generic.mlir")).unwrap()
+    );
     let leftovers: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(|e| e.ok())
