@@ -22,6 +22,6 @@ pub use attrs::{
     AttrData, BodyPiece, Bytes, DialectBody, FileLineColRange, FileName, FloatBits, OpaqueAttr,
 };
 pub use blob::{BlobData, SharedBytes};
-pub use context::{AttrId, Context, TypeId};
+pub use context::{AttrId, Context, HashedAttr, TypeId};
 pub use ir::*;
 pub use types::{Signedness, TypeData, DYNAMIC};

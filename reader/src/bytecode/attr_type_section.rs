@@ -7,6 +7,7 @@ use super::sections::Section;
 use super::BytecodeReader;
 use crate::error::{Error, ErrorKind, Position, Result};
 
+use rmlir_format::bytecode::builtin_codes::attr as code;
 use rmlir_format::*;
 
 #[derive(Clone, Copy)]
@@ -312,6 +313,57 @@ impl<'a> BytecodeReader<'a> {
         let a = res?;
         self.table.attr_cache[idx as usize] = a.0 + 1;
         Ok(a)
+    }
+
+    /// Decodes the file-line-column, name and call-site locations of the
+    /// attribute table ahead of their uses, in table order, for a caller
+    /// that reads everything (SPEC.md §6.6.1). Each batch is hashed, prefetching the context's
+    /// index slots, before any of it is interned: one location per op made
+    /// interning a chain of cache misses. An entry that does not decode is
+    /// left for its use to report, with the position it has there.
+    pub(super) fn predecode_locations(&mut self) {
+        const BATCH: usize = 16;
+        let mut batch: Vec<(usize, HashedAttr)> = Vec::with_capacity(BATCH);
+        for idx in 0..self.table.attrs.len() {
+            if self.table.attr_cache[idx] != NOT_DECODED {
+                continue;
+            }
+            let entry = self.table.attrs.get(idx).expect("index in range");
+            if !entry.custom || self.dialect_name(&entry) != b"builtin" {
+                continue;
+            }
+            let mut r =
+                Reader::new(entry.data, entry.offset, "AttrType").limited(self.limits.max_count);
+            let c = match r.read_varint() {
+                Ok(
+                    c @ (code::FILE_LINE_COL_LOC
+                    | code::FILE_LINE_COL_RANGE
+                    | code::NAME_LOC
+                    | code::CALL_SITE_LOC),
+                ) => c,
+                _ => continue,
+            };
+            if self.enter_entry(&r, entry.offset).is_err() {
+                continue;
+            }
+            let data = self.plain_location(c, &mut r);
+            self.table.depth -= 1;
+            let data = match data {
+                Ok(data) if r.is_empty() => data,
+                _ => continue,
+            };
+            batch.push((idx, self.module.ctx.hash_attr(data)));
+            if batch.len() == BATCH {
+                self.intern_batch(&mut batch);
+            }
+        }
+        self.intern_batch(&mut batch);
+    }
+
+    fn intern_batch(&mut self, batch: &mut Vec<(usize, HashedAttr)>) {
+        for (idx, a) in batch.drain(..) {
+            self.table.attr_cache[idx] = self.module.ctx.intern_hashed(a).0 + 1;
+        }
     }
 
     pub(super) fn type_at(&mut self, idx: u64, r: &Reader<'a>, at: usize) -> Result<TypeId> {

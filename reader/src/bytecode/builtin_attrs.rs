@@ -107,30 +107,10 @@ impl<'a> BytecodeReader<'a> {
                 }
                 AttrData::Float { ty, bits: v.into() }
             }
-            code::CALL_SITE_LOC => {
-                let callee = self.location_ref(r)?;
-                let caller = self.location_ref(r)?;
-                AttrData::CallSiteLoc { callee, caller }
-            }
-            code::FILE_LINE_COL_LOC => {
-                let file = self.file_name_ref(r)?;
-                let line = read_u32(r, "line")?;
-                let col = read_u32(r, "column")?;
-                AttrData::FileLineCol { file, line, col }
-            }
-            code::FILE_LINE_COL_RANGE => {
-                let file = self.file_name_ref(r)?;
-                let at = r.offset();
-                let n = r.read_varint()?;
-                if n > 4 {
-                    return r.err_at(at, format!("FileLineColRange with {n} values (at most 4)"));
-                }
-                let mut v = [0u32; 4];
-                for slot in v.iter_mut().take(n as usize) {
-                    *slot = read_u32(r, "line or column")?;
-                }
-                file_line_col_range(file, n as usize, v)
-            }
+            code::FILE_LINE_COL_LOC
+            | code::FILE_LINE_COL_RANGE
+            | code::NAME_LOC
+            | code::CALL_SITE_LOC => self.plain_location(c, r)?,
             code::FUSED_LOC | code::FUSED_LOC_WITH_METADATA => {
                 let n = r.read_count(1, "fused location")?;
                 let mut locations = Vec::with_capacity(n);
@@ -143,11 +123,6 @@ impl<'a> BytecodeReader<'a> {
                     None
                 };
                 return Ok(self.module.ctx.fused_loc(locations, metadata));
-            }
-            code::NAME_LOC => {
-                let name = self.string_attr_ref(r)?;
-                let child = self.location_ref(r)?;
-                AttrData::NameLoc { name, child }
             }
             code::UNKNOWN_LOC => AttrData::UnknownLoc,
             code::DENSE_RESOURCE_ELEMENTS => {
@@ -226,6 +201,38 @@ impl<'a> BytecodeReader<'a> {
             other => return r.err_at(at, format!("unknown attribute code: {other}")),
         };
         Ok(self.module.ctx.intern_attr(data))
+    }
+
+    /// The body of a `FileLineColLoc`, `FileLineColRange`, `NameLoc` or
+    /// `CallSiteLoc` entry after its code `c`, not yet interned (the
+    /// attributes it refers to are).
+    pub(super) fn plain_location(&mut self, c: u64, r: &mut Reader<'a>) -> Result<AttrData> {
+        if c == code::NAME_LOC {
+            let name = self.string_attr_ref(r)?;
+            let child = self.location_ref(r)?;
+            return Ok(AttrData::NameLoc { name, child });
+        }
+        if c == code::CALL_SITE_LOC {
+            let callee = self.location_ref(r)?;
+            let caller = self.location_ref(r)?;
+            return Ok(AttrData::CallSiteLoc { callee, caller });
+        }
+        let file = self.file_name_ref(r)?;
+        if c == code::FILE_LINE_COL_LOC {
+            let line = read_u32(r, "line")?;
+            let col = read_u32(r, "column")?;
+            return Ok(AttrData::FileLineCol { file, line, col });
+        }
+        let at = r.offset();
+        let n = r.read_varint()?;
+        if n > 4 {
+            return r.err_at(at, format!("FileLineColRange with {n} values (at most 4)"));
+        }
+        let mut v = [0u32; 4];
+        for slot in v.iter_mut().take(n as usize) {
+            *slot = read_u32(r, "line or column")?;
+        }
+        Ok(file_line_col_range(file, n as usize, v))
     }
 
     /// A string-table reference.

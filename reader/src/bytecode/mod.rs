@@ -410,9 +410,14 @@ impl<'a> BytecodeReader<'a> {
     /// offset section's bytes (at least one per entry) when it was read.
     /// Not done by `materialize_all` itself, which also serves callers
     /// that bound the memory a small hostile file may take.
+    ///
+    /// It also decodes the table's plain locations ahead, in
+    /// batches that overlap their interning's cache misses (SPEC.md
+    /// §6.6.1): everything is about to be read anyway.
     pub fn reserve_for_full_read(&mut self) {
         let (attrs, types) = (self.table.attrs.len(), self.table.types.len());
         self.module.ctx.reserve(attrs, types);
+        self.predecode_locations();
     }
 
     /// Decodes every pending region, recursively.
