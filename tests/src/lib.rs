@@ -22,6 +22,17 @@ pub fn case_dirs(sub: &str) -> Vec<PathBuf> {
     v
 }
 
+/// The `.mlirbc` files directly in `dir`, sorted.
+pub fn mlirbc_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("corpus folder {} is required: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "mlirbc"))
+        .collect();
+    v.sort();
+    v
+}
+
 /// The first line where `a` and `b` differ, for failure messages.
 pub fn first_diff(a: &str, b: &str) -> String {
     for (i, (x, y)) in a.lines().zip(b.lines()).enumerate() {

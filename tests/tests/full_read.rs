@@ -14,23 +14,12 @@ fn bytecode_files() -> Vec<PathBuf> {
         .into_iter()
         .chain(rmlir_tests::case_dirs("real-client/cases"))
     {
-        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "mlirbc"))
-            .collect();
-        v.sort();
-        files.extend(v);
+        files.extend(rmlir_tests::mlirbc_files(&dir));
     }
     for sub in ["upstream-bytecode/invalid", "upstream-bytecode/versioning"] {
-        let dir = rmlir_tests::corpus_dir().join(sub);
-        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("corpus folder {} is required: {e}", dir.display()))
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "mlirbc"))
-            .collect();
-        v.sort();
-        files.extend(v);
+        files.extend(rmlir_tests::mlirbc_files(
+            &rmlir_tests::corpus_dir().join(sub),
+        ));
     }
     files
 }
