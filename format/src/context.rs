@@ -54,6 +54,16 @@ fn slot(tag: u32, id: u32) -> u64 {
     (u64::from(tag) << 32) | u64::from(id + 1)
 }
 
+/// Stores `s` in the first empty slot from its tag's home slot.
+fn place(slots: &mut [u64], s: u64) {
+    let mask = slots.len() - 1;
+    let mut pos = (s >> 32) as usize & mask;
+    while slots[pos] != EMPTY {
+        pos = (pos + 1) & mask;
+    }
+    slots[pos] = s;
+}
+
 /// Where `tag` is (`Ok`: the item's id) or would go (`Err`: an empty
 /// slot), probing from the tag's home slot.
 fn probe(slots: &[u64], tag: u32, mut same: impl FnMut(u32) -> bool) -> Result<u32, usize> {
@@ -102,13 +112,8 @@ impl<T: Hash + Eq> Interner<T> {
             .next_power_of_two()
             .max(16);
         let mut slots = vec![EMPTY; cap];
-        let mask = cap - 1;
         for &s in self.slots.iter().filter(|&&s| s != EMPTY) {
-            let mut pos = (s >> 32) as usize & mask;
-            while slots[pos] != EMPTY {
-                pos = (pos + 1) & mask;
-            }
-            slots[pos] = s;
+            place(&mut slots, s);
         }
         self.slots = slots;
     }
@@ -123,14 +128,8 @@ impl<T: Hash + Eq> Interner<T> {
         self.indexed = true;
         self.slots = Vec::new();
         self.reserve_slots(1);
-        let mask = self.slots.len() - 1;
         for (id, item) in self.items.iter().enumerate() {
-            let tag = tag_of(Self::hash(item));
-            let mut pos = tag as usize & mask;
-            while self.slots[pos] != EMPTY {
-                pos = (pos + 1) & mask;
-            }
-            self.slots[pos] = slot(tag, id as u32);
+            place(&mut self.slots, slot(tag_of(Self::hash(item)), id as u32));
         }
     }
 
@@ -150,7 +149,7 @@ impl<T: Hash + Eq> Interner<T> {
         let _ = hash;
     }
 
-    /// `intern` with the hash computed earlier (by `Hashed::new`).
+    /// `intern` with the hash computed earlier (by `Context::hash_attr`).
     fn intern_hashed(&mut self, item: T, hash: u64) -> u32 {
         if !self.indexed {
             self.rebuild_index();

@@ -317,10 +317,11 @@ impl<'a> BytecodeReader<'a> {
 
     /// Decodes the file-line-column, name and call-site locations of the
     /// attribute table ahead of their uses, in table order, for a caller
-    /// that reads everything (SPEC.md §6.6.1). Each batch is hashed, prefetching the context's
-    /// index slots, before any of it is interned: one location per op made
-    /// interning a chain of cache misses. An entry that does not decode is
-    /// left for its use to report, with the position it has there.
+    /// that reads everything (SPEC.md §6.6.1). Each batch is hashed,
+    /// prefetching the context's index slots, before any of it is interned:
+    /// one location per op made interning a chain of cache misses. An entry
+    /// that does not decode is left for its use to report, with the
+    /// position it has there.
     pub(super) fn predecode_locations(&mut self) {
         const BATCH: usize = 16;
         let mut batch: Vec<(usize, HashedAttr)> = Vec::with_capacity(BATCH);
@@ -328,12 +329,10 @@ impl<'a> BytecodeReader<'a> {
             if self.table.attr_cache[idx] != NOT_DECODED {
                 continue;
             }
-            let entry = self.table.attrs.get(idx).expect("index in range");
-            if !entry.custom || self.dialect_name(&entry) != b"builtin" {
+            let Some(mut r) = self.builtin_entry(idx as u64) else {
                 continue;
-            }
-            let mut r =
-                Reader::new(entry.data, entry.offset, "AttrType").limited(self.limits.max_count);
+            };
+            let at = r.offset();
             let c = match r.read_varint() {
                 Ok(
                     c @ (code::FILE_LINE_COL_LOC
@@ -343,7 +342,7 @@ impl<'a> BytecodeReader<'a> {
                 ) => c,
                 _ => continue,
             };
-            if self.enter_entry(&r, entry.offset).is_err() {
+            if self.enter_entry(&r, at).is_err() {
                 continue;
             }
             let data = self.plain_location(c, &mut r);
@@ -408,13 +407,28 @@ impl<'a> BytecodeReader<'a> {
         Ok(())
     }
 
+    /// A reader over one entry's bytes, its counts limited as configured.
+    fn entry_reader(&self, entry: &Entry<'a>) -> Reader<'a> {
+        Reader::new(entry.data, entry.offset, "AttrType").limited(self.limits.max_count)
+    }
+
+    /// Reads an entry of the attribute table with the builtin dialect's
+    /// encoding, without decoding or caching it; `None` when the entry is
+    /// not builtin or not in the binary encoding.
+    pub(super) fn builtin_entry(&self, idx: u64) -> Option<Reader<'a>> {
+        let entry = self.table.attrs.get(usize::try_from(idx).ok()?)?;
+        if !entry.custom || self.dialect_name(&entry) != b"builtin" {
+            return None;
+        }
+        Some(self.entry_reader(&entry))
+    }
+
     fn dialect_name(&self, entry: &Entry<'a>) -> &'a [u8] {
         self.dialects.dialects[entry.dialect].name
     }
 
     fn decode_attr_entry(&mut self, entry: Entry<'a>) -> Result<AttrId> {
-        let mut r =
-            Reader::new(entry.data, entry.offset, "AttrType").limited(self.limits.max_count);
+        let mut r = self.entry_reader(&entry);
         if !entry.custom {
             let text = r.read_cstr()?;
             if !r.is_empty() {
@@ -444,8 +458,7 @@ impl<'a> BytecodeReader<'a> {
     }
 
     fn decode_type_entry(&mut self, entry: Entry<'a>) -> Result<TypeId> {
-        let mut r =
-            Reader::new(entry.data, entry.offset, "AttrType").limited(self.limits.max_count);
+        let mut r = self.entry_reader(&entry);
         if !entry.custom {
             let text = r.read_cstr()?;
             if !r.is_empty() {

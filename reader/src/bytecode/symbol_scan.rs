@@ -350,17 +350,6 @@ impl<'a> BytecodeReader<'a> {
         })
     }
 
-    /// Reads an entry of the attribute table with the builtin dialect's
-    /// encoding, without decoding or caching it; `None` when the entry is
-    /// not builtin or not in the binary encoding.
-    fn builtin_entry(&self, idx: u64) -> Option<Reader<'a>> {
-        let entry = self.table.attrs.get(usize::try_from(idx).ok()?)?;
-        if !entry.custom || self.dialects.dialects[entry.dialect].name != b"builtin" {
-            return None;
-        }
-        Some(Reader::new(entry.data, entry.offset, "AttrType"))
-    }
-
     /// The string of a builtin `StringAttr` entry (typed or not).
     fn quick_string(&self, idx: u64) -> Option<&'a [u8]> {
         use rmlir_format::bytecode::builtin_codes::attr as code;

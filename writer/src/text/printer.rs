@@ -1338,14 +1338,13 @@ fn symbol_ref(s: &[u8], out: &mut String) {
     keyword_or_string(s, out);
 }
 
-/// `#dialect.sym` when the symbol data is `ident(<...>)?`, else `#dialect<data>`.
 /// A byte the lexer reads as part of a preceding `#…`/`!…` identifier.
 fn continues_identifier(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'-')
 }
 
-/// `#dialect.ident` when the body allows it, else `#dialect<body>`. `unglued`
-/// asks for the second form where the first would end in an identifier
+/// `#dialect.sym` when the symbol data is `ident(<...>)?`, else
+/// `#dialect<data>`. `unglued` asks for the second form where the first would end in an identifier
 /// character (SPEC.md §2.4).
 fn dialect_symbol(prefix: char, dialect: &str, data: &str, unglued: bool, out: &mut String) {
     out.push(prefix);
