@@ -118,6 +118,18 @@ impl<T: Hash + Eq> Interner<T> {
         self.slots = slots;
     }
 
+    /// Reserved memory not yet written: the items' spare capacity and the
+    /// index (its empty slots are zeros, so writing zeros changes nothing).
+    fn unwritten(&self) -> [std::ops::Range<usize>; 2] {
+        let spare = self.items.capacity() - self.items.len();
+        let items_end = self.items.as_ptr().wrapping_add(self.items.len()) as usize;
+        let slots = self.slots.as_ptr() as usize;
+        [
+            items_end..items_end + spare * std::mem::size_of::<T>(),
+            slots..slots + self.slots.len() * std::mem::size_of::<u64>(),
+        ]
+    }
+
     /// Frees the index; see `Context::release_index`.
     fn release_index(&mut self) {
         self.slots = Vec::new();
@@ -213,6 +225,18 @@ impl Context {
     pub fn reserve(&mut self, attrs: usize, types: usize) {
         self.attrs.reserve(attrs);
         self.types.reserve(types);
+    }
+
+    /// The address ranges of memory the context has reserved but not yet
+    /// written (spare capacity after [`Context::reserve`], and the index),
+    /// for a reader that has the OS fault their pages in ahead of use on
+    /// another thread (SPEC.md §6.6.1). Addresses only: nothing may be
+    /// read or written through them.
+    pub fn unwritten_reserve(&self) -> Vec<std::ops::Range<usize>> {
+        let mut v = Vec::with_capacity(4);
+        v.extend(self.attrs.unwritten());
+        v.extend(self.types.unwritten());
+        v
     }
 
     /// Frees what uniquing needs (the index, 8 bytes a slot, 11–23 bytes

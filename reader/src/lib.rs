@@ -3,6 +3,7 @@
 pub mod affine_parser;
 pub mod error;
 pub mod limits;
+mod prefault;
 pub mod text;
 
 pub use error::{Error, ErrorKind, Position, Result};

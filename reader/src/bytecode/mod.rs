@@ -417,6 +417,7 @@ impl<'a> BytecodeReader<'a> {
     pub fn reserve_for_full_read(&mut self) {
         let (attrs, types) = (self.table.attrs.len(), self.table.types.len());
         self.module.ctx.reserve(attrs, types);
+        crate::prefault::populate_in_background(self.module.ctx.unwritten_reserve());
         self.predecode_locations();
     }
 

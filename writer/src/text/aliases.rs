@@ -221,7 +221,10 @@ impl Aliases {
             .filter(|&i| c.entries[i as usize].alias != 0)
             .collect();
         let name_of = |e: &Entry| e.alias().map(|n| c.names.get(n));
-        aliased.sort_by(|&a, &b| {
+        // A stable sort, as the sequential one was: aliases of equal rank
+        // stay in the order the walk met them.
+        use rayon::slice::ParallelSliceMut;
+        aliased.par_sort_by(|&a, &b| {
             let (ea, eb) = (&c.entries[a as usize], &c.entries[b as usize]);
             ea.depth
                 .cmp(&eb.depth)

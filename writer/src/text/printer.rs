@@ -31,6 +31,8 @@ const PAR_CHUNK: usize = 32;
 const PAR_ALIAS_CHUNK: usize = 4096;
 /// Below this many top-level ops the printer stays on one thread.
 pub const PAR_MIN_OPS: usize = 256;
+/// Chunks per thread printed ahead of the output (`Printer::in_parallel`).
+const IN_FLIGHT_PER_THREAD: usize = 4;
 
 /// Prints a module in the generic form.
 pub fn print_module(m: &Module, opts: PrintOptions) -> String {
@@ -57,13 +59,18 @@ fn print_impl<'a>(
     let Some(top) = m.top else {
         return (String::new(), Ok(()));
     };
-    let names = Names::compute(m, top);
-    let aliases = if opts.local_scope {
-        Aliases::none()
-    } else {
-        Aliases::compute(m, top, opts.force_parallel)
-    };
-    let preds = compute_preds(m);
+    // Value names, predecessors and aliases are independent walks of the
+    // module; the alias walk splits itself further (`Aliases::compute`).
+    let ((names, preds), aliases) = rayon::join(
+        || (Names::compute(m, top), compute_preds(m)),
+        || {
+            if opts.local_scope {
+                Aliases::none()
+            } else {
+                Aliases::compute(m, top, opts.force_parallel)
+            }
+        },
+    );
     let shared = Shared {
         m,
         names: &names,
@@ -117,6 +124,30 @@ fn print_impl<'a>(
     // mlir-opt ends its output with one more newline after the module.
     p.out.push('\n');
     p.finish()
+}
+
+/// The next message of `rx`. On a pool thread (a caller that is itself a
+/// rayon task) it runs pending pool work while it waits: the chunks it
+/// spawned may sit in its own queue, and a pool of one thread would
+/// otherwise wait on itself.
+fn recv_helping<M>(rx: &std::sync::mpsc::Receiver<M>) -> M {
+    loop {
+        match rx.try_recv() {
+            Ok(m) => return m,
+            Err(std::sync::mpsc::TryRecvError::Empty) => {}
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                unreachable!("the waiting side holds a sender")
+            }
+        }
+        match rayon::yield_now() {
+            Some(rayon::Yield::Executed) => {}
+            // Not on a pool thread, or nothing left to run here: every
+            // chunk not yet received is running elsewhere.
+            Some(rayon::Yield::Idle) | None => {
+                return rx.recv().expect("the waiting side holds a sender");
+            }
+        }
+    }
 }
 
 /// Predecessor blocks of every block, one entry per successor use.
@@ -442,46 +473,103 @@ impl Printer<'_, '_> {
 
     /// Prints every item of `items` with `one`, on all threads: each task
     /// prints a chunk into its own buffer with a fresh printer over the
-    /// same names and aliases, and the buffers are appended in order, a
-    /// window at a time, so the text in memory stays bounded.
+    /// same names and aliases. This thread hands the finished buffers to
+    /// the output in order while the pool prints the next ones, so writing
+    /// overlaps printing and no window of tasks waits for its slowest one
+    /// (SPEC.md §4.5). At most `IN_FLIGHT_PER_THREAD` chunks per thread are
+    /// printed but not yet written, which bounds the text in memory.
     fn in_parallel<T: Sync>(
         &mut self,
         items: &[T],
         chunk: usize,
         one: impl Fn(&mut Printer, &T) + Sync,
     ) {
-        use rayon::prelude::*;
         let shared = self.shared;
         let indent = self.indent;
         let chunks: Vec<&[T]> = items.chunks(chunk).collect();
-        let window = 4 * rayon::current_num_threads().max(1);
-        for group in chunks.chunks(window) {
-            let texts: Vec<String> = group
-                .par_iter()
-                .map(|chunk| {
-                    let mut p = Printer {
-                        shared,
-                        out: String::new(),
-                        indent,
-                        distinct_ids: HashMap::default(),
-                        resource_keys: Vec::new(),
-                        parallel_block: None,
-                        alias_chunk: None,
-                        sink: None,
-                        sink_error: None,
-                        unglued_next: false,
-                    };
-                    for item in *chunk {
-                        one(&mut p, item);
+        // Buffers written out go back to `spare` for later chunks: fresh
+        // ones would fault in new pages for every chunk of a large module.
+        let spare: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+        let print_chunk = |chunk: &[T]| {
+            let out = spare
+                .lock()
+                .ok()
+                .and_then(|mut v| v.pop())
+                .unwrap_or_default();
+            let mut p = Printer {
+                shared,
+                out,
+                indent,
+                distinct_ids: HashMap::default(),
+                resource_keys: Vec::new(),
+                parallel_block: None,
+                alias_chunk: None,
+                sink: None,
+                sink_error: None,
+                unglued_next: false,
+            };
+            for item in chunk {
+                one(&mut p, item);
+            }
+            p.out
+        };
+        let in_flight = IN_FLIGHT_PER_THREAD * rayon::current_num_threads().max(1);
+        let (tx, rx) = std::sync::mpsc::channel();
+        rayon::in_place_scope(|s| {
+            let spawn = |k: usize| {
+                let tx = tx.clone();
+                let chunk = chunks[k];
+                let print_chunk = &print_chunk;
+                s.spawn(move |_| {
+                    // A panic is sent on, so that this thread, waiting for
+                    // the chunk in order, resumes it instead of waiting forever.
+                    let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        print_chunk(chunk)
+                    }));
+                    let _ = tx.send((k, text));
+                });
+            };
+            let mut spawned = in_flight.min(chunks.len());
+            (0..spawned).for_each(spawn);
+            let mut ready: Vec<Option<String>> = vec![None; chunks.len()];
+            for next in 0..chunks.len() {
+                while ready[next].is_none() {
+                    let (k, text) = recv_helping(&rx);
+                    match text {
+                        Ok(t) => ready[k] = Some(t),
+                        Err(panic) => std::panic::resume_unwind(panic),
                     }
-                    p.out
-                })
-                .collect();
-            for t in texts {
-                self.out.push_str(&t);
-                self.maybe_flush();
+                }
+                let text = ready[next].take().expect("received");
+                if spawned < chunks.len() {
+                    spawn(spawned);
+                    spawned += 1;
+                }
+                let mut text = self.push_finished(text);
+                text.clear();
+                if let Ok(mut v) = spare.lock() {
+                    v.push(text);
+                }
+            }
+        });
+    }
+
+    /// Appends text printed by a parallel task: straight to the sink when
+    /// there is one (no copy into `out`), else to `out`. Gives the buffer back.
+    fn push_finished(&mut self, text: String) -> String {
+        if self.sink.is_none() {
+            self.out.push_str(&text);
+            return text;
+        }
+        if !self.out.is_empty() {
+            self.flush();
+        }
+        if let (Some(sink), None) = (self.sink.as_mut(), &self.sink_error) {
+            if let Err(e) = sink.write_all(text.as_bytes()) {
+                self.sink_error = Some(e);
             }
         }
+        text
     }
 
     // ----- locations -----

@@ -1,0 +1,74 @@
+//! Faulting in reserved memory ahead of its use, on another thread
+//! (SPEC.md §6.6.1).
+//!
+//! A full read of a large file reserves the context's tables up front,
+//! then fills them on one thread; the kernel's first-touch page faults on
+//! that memory were a sixth of the reading time. `MADV_POPULATE_WRITE`
+//! (Linux 5.14) has the kernel make those pages present without touching
+//! their bytes, so a helper thread can do it while the reader works: pages
+//! the reader already wrote are left as they are, and a range freed or
+//! reused meanwhile is at worst populated in vain (the call never changes
+//! memory contents). Elsewhere, or where the call is refused, nothing
+//! happens and the pages fault in as they are written.
+
+use std::ops::Range;
+
+/// Below this many bytes in all, a thread costs more than it saves.
+const MIN_BYTES: usize = 4 << 20;
+
+/// Populated per call, in address order, so the helper stays ahead of a
+/// reader filling the same range from its start.
+const STEP: usize = 2 << 20;
+
+/// Starts a detached thread that asks the kernel to fault in `ranges`
+/// (address ranges from [`rmlir_format::Context::unwritten_reserve`]).
+pub(crate) fn populate_in_background(ranges: Vec<Range<usize>>) {
+    let total: usize = ranges.iter().map(|r| r.len()).sum();
+    if total < MIN_BYTES {
+        return;
+    }
+    // If no thread can be started the pages fault in as they are used.
+    let _ = std::thread::Builder::new()
+        .name("rmlir-prefault".into())
+        .spawn(move || {
+            for r in ranges {
+                if !populate(r) {
+                    return;
+                }
+            }
+        });
+}
+
+/// Populates the whole pages inside `r`; false if the kernel refused
+/// (an older kernel without the advice, or another platform).
+#[cfg(target_os = "linux")]
+fn populate(r: Range<usize>) -> bool {
+    // SAFETY: sysconf has no preconditions.
+    let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+        p if p > 0 => p as usize,
+        _ => return false,
+    };
+    let mut at = r.start.next_multiple_of(page);
+    let end = r.end - r.end % page;
+    while at < end {
+        let len = STEP.min(end - at);
+        // SAFETY: MADV_POPULATE_WRITE only makes pages present and
+        // writable; it never changes what a page holds, so it cannot
+        // affect memory this or another thread uses, whatever owns the
+        // range by now. An unmapped or read-only range is an error return.
+        let rc = unsafe { libc::madvise(at as *mut libc::c_void, len, libc::MADV_POPULATE_WRITE) };
+        if rc != 0 {
+            let e = std::io::Error::last_os_error().raw_os_error();
+            // EINVAL: no such advice (before Linux 5.14). Anything else
+            // (a range freed meanwhile) only ends this range.
+            return e != Some(libc::EINVAL);
+        }
+        at += len;
+    }
+    true
+}
+
+#[cfg(not(target_os = "linux"))]
+fn populate(_: Range<usize>) -> bool {
+    false
+}
