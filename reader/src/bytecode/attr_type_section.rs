@@ -148,6 +148,65 @@ impl<'a> Entries<'a> {
     }
 }
 
+/// The entries of an [`Entries`] in order, each size read once (`get`
+/// walks up to 15 sizes from a checkpoint). Owns what it reads, so the
+/// reader it came from can be borrowed mutably meanwhile.
+pub struct EntryIter<'a> {
+    data: &'a [u8],
+    base: usize,
+    sizes: &'a [u8],
+    groups: Vec<(usize, usize, usize)>,
+    group: usize,
+    next: usize,
+    len: usize,
+    pos: usize,
+    offset: usize,
+}
+
+impl<'a> Entries<'a> {
+    pub fn iter(&self) -> EntryIter<'a> {
+        EntryIter {
+            data: self.data,
+            base: self.base,
+            sizes: self.sizes,
+            pos: self.groups.first().map_or(0, |g| g.2),
+            groups: self.groups.clone(),
+            group: 0,
+            next: 0,
+            len: self.len,
+            offset: 0,
+        }
+    }
+}
+
+impl<'a> Iterator for EntryIter<'a> {
+    type Item = (usize, Entry<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next >= self.len {
+            return None;
+        }
+        let k = self.next;
+        if k != 0 && self.groups.get(self.group + 1).is_some_and(|g| g.0 == k) {
+            self.group += 1;
+            self.pos = self.groups[self.group].2;
+        }
+        let (v, n) = rmlir_format::bytecode::varint::read_varint(&self.sizes[self.pos..])
+            .expect("sizes were validated when the table was read");
+        self.pos += n;
+        let size = (v >> 1) as usize;
+        let entry = Entry {
+            dialect: self.groups[self.group].1,
+            data: &self.data[self.offset..self.offset + size],
+            offset: self.base + self.offset,
+            custom: v & 1 != 0,
+        };
+        self.offset += size;
+        self.next += 1;
+        Some((k, entry))
+    }
+}
+
 /// The total size of 16 entries whose size varints are the 16 bytes of
 /// `run`, when each is a one-byte varint (low bit set): the size is the
 /// byte's top six bits (the next bit is the custom flag). The bytes are
@@ -181,8 +240,31 @@ pub struct AttrTypeTable<'a> {
     pub attrs: Entries<'a>,
     pub types: Entries<'a>,
     attr_cache: Vec<u32>,
+    /// One bit per attribute entry: decoded, and a location. An op's
+    /// location reference is checked to be a location; with the bit the
+    /// check reads this small array instead of the attribute, a cache miss
+    /// per op in a large module (SPEC.md §6.6.1).
+    location_bits: Vec<u64>,
     type_cache: Vec<u32>,
     depth: usize,
+}
+
+impl AttrTypeTable<'_> {
+    fn mark_location(&mut self, idx: usize) {
+        if let Some(w) = self.location_bits.get_mut(idx / 64) {
+            *w |= 1 << (idx % 64);
+        }
+    }
+
+    /// Whether entry `idx` is known to be a decoded location.
+    pub(super) fn known_location(&self, idx: u64) -> bool {
+        let Ok(idx) = usize::try_from(idx) else {
+            return false;
+        };
+        self.location_bits
+            .get(idx / 64)
+            .is_some_and(|w| w & (1 << (idx % 64)) != 0)
+    }
 }
 
 impl<'a> AttrTypeTable<'a> {
@@ -277,6 +359,7 @@ impl<'a> AttrTypeTable<'a> {
         // (its own test files have some).
         Ok(AttrTypeTable {
             attr_cache: vec![NOT_DECODED; attrs.len()],
+            location_bits: vec![0; attrs.len().div_ceil(64)],
             type_cache: vec![NOT_DECODED; types.len()],
             attrs,
             types,
@@ -312,6 +395,9 @@ impl<'a> BytecodeReader<'a> {
         self.table.depth -= 1;
         let a = res?;
         self.table.attr_cache[idx as usize] = a.0 + 1;
+        if self.module.ctx.attr(a).is_location() {
+            self.table.mark_location(idx as usize);
+        }
         Ok(a)
     }
 
@@ -325,11 +411,11 @@ impl<'a> BytecodeReader<'a> {
     pub(super) fn predecode_locations(&mut self) {
         const BATCH: usize = 16;
         let mut batch: Vec<(usize, HashedAttr)> = Vec::with_capacity(BATCH);
-        for idx in 0..self.table.attrs.len() {
+        for (idx, entry) in self.table.attrs.iter() {
             if self.table.attr_cache[idx] != NOT_DECODED {
                 continue;
             }
-            let Some(mut r) = self.builtin_entry(idx as u64) else {
+            let Some(mut r) = self.builtin_reader(&entry) else {
                 continue;
             };
             let at = r.offset();
@@ -362,6 +448,7 @@ impl<'a> BytecodeReader<'a> {
     fn intern_batch(&mut self, batch: &mut Vec<(usize, HashedAttr)>) {
         for (idx, a) in batch.drain(..) {
             self.table.attr_cache[idx] = self.module.ctx.intern_hashed(a).0 + 1;
+            self.table.mark_location(idx);
         }
     }
 
@@ -417,10 +504,15 @@ impl<'a> BytecodeReader<'a> {
     /// not builtin or not in the binary encoding.
     pub(super) fn builtin_entry(&self, idx: u64) -> Option<Reader<'a>> {
         let entry = self.table.attrs.get(usize::try_from(idx).ok()?)?;
-        if !entry.custom || self.dialect_name(&entry) != b"builtin" {
+        self.builtin_reader(&entry)
+    }
+
+    /// `builtin_entry` of an entry in hand.
+    fn builtin_reader(&self, entry: &Entry<'a>) -> Option<Reader<'a>> {
+        if !entry.custom || self.dialect_name(entry) != b"builtin" {
             return None;
         }
-        Some(self.entry_reader(&entry))
+        Some(self.entry_reader(entry))
     }
 
     fn dialect_name(&self, entry: &Entry<'a>) -> &'a [u8] {
@@ -549,6 +641,69 @@ fn wrap_text_error(e: Error, what: &str, offset: usize) -> Error {
 #[cfg(test)]
 mod tests {
     use super::one_byte_sizes_total;
+    use super::AttrTypeTable;
+    use crate::bytecode::binary_reader::Reader;
+    use crate::bytecode::sections::Section;
+    use rmlir_format::bytecode::varint::write_varint;
+    use rmlir_format::bytecode::SectionId;
+
+    /// `iter` gives what `get` gives for every entry, across checkpoints,
+    /// runs of one-byte sizes, multi-byte sizes and groups of different
+    /// dialects (a group may start anywhere between checkpoints).
+    #[test]
+    fn iteration_agrees_with_lookup() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rand = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..50 {
+            let n_attrs = (rand() % 200) as usize;
+            let mut offsets = Vec::new();
+            write_varint(&mut offsets, n_attrs as u64);
+            write_varint(&mut offsets, 0);
+            let mut total = 0u64;
+            let mut left = n_attrs;
+            while left > 0 {
+                let count = 1 + (rand() as usize % left.min(40));
+                write_varint(&mut offsets, rand() % 3);
+                write_varint(&mut offsets, count as u64);
+                for _ in 0..count {
+                    let size = if rand() % 4 == 0 {
+                        rand() % 500
+                    } else {
+                        rand() % 60
+                    };
+                    write_varint(&mut offsets, (size << 1) | (rand() & 1));
+                    total += size;
+                }
+                left -= count;
+            }
+            let data: Vec<u8> = (0..total).map(|i| i as u8).collect();
+            let section = Section {
+                id: SectionId::AttrType,
+                data: &data,
+                offset: 1000,
+                alignment: 1,
+            };
+            let r = Reader::new(&offsets, 10, "AttrTypeOffset");
+            let table = AttrTypeTable::read(r, section, 3).expect("a valid table");
+            let mut seen = 0;
+            for (i, e) in table.attrs.iter() {
+                let g = table.attrs.get(i).expect("in range");
+                assert_eq!(
+                    (e.dialect, e.data, e.offset, e.custom),
+                    (g.dialect, g.data, g.offset, g.custom),
+                    "entry {i}"
+                );
+                assert_eq!(i, seen);
+                seen += 1;
+            }
+            assert_eq!(seen, n_attrs);
+        }
+    }
 
     #[test]
     fn one_byte_sizes_are_added_like_one_at_a_time() {

@@ -279,8 +279,9 @@ impl<'a> BytecodeReader<'a> {
     /// An attribute reference that must be a location.
     pub(super) fn location_ref(&mut self, r: &mut Reader<'a>) -> Result<AttrId> {
         let at = r.offset();
-        let a = self.attr_ref(r)?;
-        if !self.module.ctx.attr(a).is_location() {
+        let idx = r.read_varint()?;
+        let a = self.attr_at(idx, r, at)?;
+        if !self.table.known_location(idx) && !self.module.ctx.attr(a).is_location() {
             return r.err_at(
                 at,
                 format!(
