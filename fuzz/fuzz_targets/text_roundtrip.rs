@@ -1,5 +1,6 @@
 //! Text → IR → bytecode → IR: when the text parses and the writer accepts
 //! the module, the decoded module prints exactly like the parsed one.
+//! The parsed module also prints the same through the parallel printer.
 //!
 //! One known divergence is skipped: dialect attributes holding
 //! `distinct[N]<>` ids are written as textual entries, and reading each
@@ -24,6 +25,18 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let first = rmlir_writer::print_module(&m, Default::default());
+    // The parallel printer (split alias walk, chunks handed to a writer
+    // in order) prints what the sequential one does (SPEC.md §4.5).
+    let parallel = rmlir_writer::PrintOptions {
+        force_parallel: true,
+        ..Default::default()
+    };
+    let mut streamed = Vec::new();
+    rmlir_writer::print_module_to(&m, parallel, &mut streamed).expect("a Vec takes any text");
+    assert!(
+        streamed == first.as_bytes(),
+        "the parallel printer differs from the sequential one"
+    );
     let Ok(bc) = rmlir_writer::write_bytecode(&m, &Default::default()) else {
         return;
     };
