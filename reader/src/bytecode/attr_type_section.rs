@@ -119,32 +119,57 @@ impl<'a> Entries<'a> {
             return None;
         }
         let first = i - i % CHECKPOINT_EVERY;
-        let (mut pos, mut offset) = self.checkpoints.get(first / CHECKPOINT_EVERY);
-        let mut g = self.groups.partition_point(|&(f, _, _)| f <= first) - 1;
-        // Walk the sizes from the checkpoint to entry `i`; a group's first
-        // entry has its size after the group's header.
-        let mut k = first;
-        let (size, custom) = loop {
-            if k != first && self.groups.get(g + 1).is_some_and(|&(f, _, _)| f == k) {
-                g += 1;
-                pos = self.groups[g].2;
-            }
-            let (v, n) = rmlir_format::bytecode::varint::read_varint(&self.sizes[pos..])
-                .expect("sizes were validated when the table was read");
-            pos += n;
-            let size = (v >> 1) as usize;
-            if k == i {
-                break (size, v & 1 != 0);
-            }
-            offset += size;
-            k += 1;
+        let (pos, offset) = self.checkpoints.get(first / CHECKPOINT_EVERY);
+        let mut c = Cursor {
+            next: first,
+            pos,
+            offset,
+            group: self.groups.partition_point(|&(f, _, _)| f <= first) - 1,
         };
-        Some(Entry {
-            dialect: self.groups[g].1,
-            data: &self.data[offset..offset + size],
-            offset: self.base + offset,
-            custom,
-        })
+        // Walk the sizes from the checkpoint to entry `i`.
+        for _ in first..i {
+            c.step(self.data, self.base, self.sizes, &self.groups);
+        }
+        Some(c.step(self.data, self.base, self.sizes, &self.groups))
+    }
+}
+
+/// A position in the entries: the next entry's index, where its size is
+/// in the offset section, where its data starts, and its group.
+struct Cursor {
+    next: usize,
+    pos: usize,
+    offset: usize,
+    group: usize,
+}
+
+impl Cursor {
+    /// The next entry; the caller knows there is one. A group's first
+    /// entry has its size after the group's header.
+    fn step<'a>(
+        &mut self,
+        data: &'a [u8],
+        base: usize,
+        sizes: &[u8],
+        groups: &[(usize, usize, usize)],
+    ) -> Entry<'a> {
+        if let Some(&(_, _, pos)) = groups.get(self.group + 1).filter(|g| g.0 == self.next) {
+            self.group += 1;
+            self.pos = pos;
+        }
+        let (v, n) = rmlir_format::bytecode::varint::read_varint(&sizes[self.pos..])
+            .expect("sizes were validated when the table was read");
+        self.pos += n;
+        let size = (v >> 1) as usize;
+        let entry = Entry {
+            dialect: groups[self.group].1,
+            data: &data[self.offset..self.offset + size],
+            offset: base + self.offset,
+            custom: v & 1 != 0,
+        };
+        self.offset += size;
+        self.next += 1;
+        entry
     }
 }
 
@@ -156,11 +181,8 @@ pub struct EntryIter<'a> {
     base: usize,
     sizes: &'a [u8],
     groups: Vec<(usize, usize, usize)>,
-    group: usize,
-    next: usize,
     len: usize,
-    pos: usize,
-    offset: usize,
+    cursor: Cursor,
 }
 
 impl<'a> Entries<'a> {
@@ -169,12 +191,14 @@ impl<'a> Entries<'a> {
             data: self.data,
             base: self.base,
             sizes: self.sizes,
-            pos: self.groups.first().map_or(0, |g| g.2),
+            cursor: Cursor {
+                next: 0,
+                pos: self.groups.first().map_or(0, |g| g.2),
+                offset: 0,
+                group: 0,
+            },
             groups: self.groups.clone(),
-            group: 0,
-            next: 0,
             len: self.len,
-            offset: 0,
         }
     }
 }
@@ -183,26 +207,13 @@ impl<'a> Iterator for EntryIter<'a> {
     type Item = (usize, Entry<'a>);
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.next >= self.len {
+        let k = self.cursor.next;
+        if k >= self.len {
             return None;
         }
-        let k = self.next;
-        if k != 0 && self.groups.get(self.group + 1).is_some_and(|g| g.0 == k) {
-            self.group += 1;
-            self.pos = self.groups[self.group].2;
-        }
-        let (v, n) = rmlir_format::bytecode::varint::read_varint(&self.sizes[self.pos..])
-            .expect("sizes were validated when the table was read");
-        self.pos += n;
-        let size = (v >> 1) as usize;
-        let entry = Entry {
-            dialect: self.groups[self.group].1,
-            data: &self.data[self.offset..self.offset + size],
-            offset: self.base + self.offset,
-            custom: v & 1 != 0,
-        };
-        self.offset += size;
-        self.next += 1;
+        let entry = self
+            .cursor
+            .step(self.data, self.base, self.sizes, &self.groups);
         Some((k, entry))
     }
 }
