@@ -92,12 +92,19 @@ pub fn load(inp: &Input, layouts: Layouts, progress: &mut Progress) -> Result<Lo
 }
 
 /// `BytecodeReader::materialize_all`, one body at a time so the progress
-/// bar can count them (materializing a body may reveal nested ones).
+/// bar can count them (materializing a body may reveal nested ones); or,
+/// where the bodies are large enough to pay for it, on all cores at once
+/// (SPEC.md §6.7.6), shown as one phase.
 pub fn materialize_all(
     r: &mut BytecodeReader<'_>,
     progress: &mut Progress,
 ) -> rmlir_reader::Result<()> {
     r.reserve_for_full_read();
+    if r.parallel_parts() > 1 {
+        progress.phase("materializing regions");
+        r.materialize_all_parallel()?;
+        return Ok(());
+    }
     let mut done = 0;
     loop {
         let next = r.pending().next();

@@ -4,8 +4,10 @@
 
 use crate::attrs::AttrData;
 use crate::fasthash::FastBuildHasher;
+use crate::id_map::IdMap;
 use crate::types::TypeData;
 use std::hash::{BuildHasher, Hash};
+use std::sync::Arc;
 
 /// Id of an interned type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -183,6 +185,18 @@ impl<T: Hash + Eq> Interner<T> {
         }
     }
 
+    /// `find` of an item whose hash is known; the index must be built.
+    fn find_hashed(&self, item: &T, hash: u64) -> Option<u32> {
+        debug_assert!(self.indexed);
+        if self.slots.is_empty() {
+            return None;
+        }
+        probe(&self.slots, tag_of(hash), |id| {
+            self.items[id as usize] == *item
+        })
+        .ok()
+    }
+
     fn find(&self, item: &T) -> Option<u32> {
         if !self.indexed {
             return self.items.iter().position(|x| x == item).map(|i| i as u32);
@@ -207,16 +221,169 @@ pub struct HashedAttr {
 }
 
 /// Owns all interned types and attributes of one IR.
+///
+/// A context may be *forked* from a frozen one ([`Context::fork`]): the
+/// fork sees every item of its base under the base's ids and interns only
+/// what the base lacks, under ids that continue the base's. Threads that
+/// read the bodies of one module in parallel each intern into a fork; the
+/// forks' own items are then moved into the base ([`Context::absorb`]),
+/// which maps their ids (SPEC.md §2.1.1).
 #[derive(Debug, Default)]
 pub struct Context {
     types: Interner<TypeData>,
     attrs: Interner<AttrData>,
     next_distinct: u32,
+    /// The context this one was forked from, if any.
+    base: Option<Arc<Context>>,
+    /// The base's item counts at the fork: ids below them are the base's.
+    base_attrs: u32,
+    base_types: u32,
+    /// A fork's own items in the order they were made (a type's index has
+    /// [`CREATED_TYPE`] set), so that [`Context::absorb`] moves every item
+    /// after the items it refers to.
+    created: Vec<u32>,
+}
+
+/// Marks a type in [`Context::created`].
+const CREATED_TYPE: u32 = 1 << 31;
+
+/// A fork's own items, detached from its base ([`Context::detach`]).
+#[derive(Debug)]
+pub struct ForkItems {
+    types: Vec<TypeData>,
+    attrs: Vec<AttrData>,
+    base_attrs: u32,
+    base_types: u32,
+    created: Vec<u32>,
+}
+
+/// Where [`Context::absorb`] put a fork's ids.
+#[derive(Debug)]
+pub struct ForkIdMap {
+    base_attrs: u32,
+    base_types: u32,
+    attrs: Vec<AttrId>,
+    types: Vec<TypeId>,
+}
+
+impl ForkIdMap {
+    /// Whether every id maps to itself: each of the fork's own items
+    /// was new to the context that absorbed it, as it is for the first
+    /// fork absorbed into the context it was forked from.
+    pub fn is_identity(&self) -> bool {
+        let same = |base: u32, ids: &mut dyn Iterator<Item = u32>| {
+            ids.enumerate()
+                .all(|(k, id)| id as usize == base as usize + k)
+        };
+        same(self.base_attrs, &mut self.attrs.iter().map(|a| a.0))
+            && same(self.base_types, &mut self.types.iter().map(|t| t.0))
+    }
+}
+
+impl IdMap for ForkIdMap {
+    fn attr(&self, a: AttrId) -> AttrId {
+        match a.0.checked_sub(self.base_attrs) {
+            Some(own) => self.attrs[own as usize],
+            None => a,
+        }
+    }
+
+    fn ty(&self, t: TypeId) -> TypeId {
+        match t.0.checked_sub(self.base_types) {
+            Some(own) => self.types[own as usize],
+            None => t,
+        }
+    }
 }
 
 impl Context {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A context that sees every item of `base` and interns what `base`
+    /// lacks into items of its own (see the type's documentation).
+    pub fn fork(base: &Arc<Context>) -> Context {
+        assert!(
+            base.base.is_none(),
+            "forks are made from a context that is not a fork itself"
+        );
+        assert!(
+            base.attrs.indexed && base.types.indexed,
+            "a context is forked with its index built (Context::build_index)"
+        );
+        Context {
+            next_distinct: base.next_distinct,
+            base_attrs: u32::try_from(base.attrs.items.len()).expect("ids are 32-bit"),
+            base_types: u32::try_from(base.types.items.len()).expect("ids are 32-bit"),
+            base: Some(Arc::clone(base)),
+            ..Context::default()
+        }
+    }
+
+    /// Builds the index if [`Context::release_index`] dropped it, as the
+    /// next `intern_*` would.
+    pub fn build_index(&mut self) {
+        if !self.attrs.indexed {
+            self.attrs.rebuild_index();
+        }
+        if !self.types.indexed {
+            self.types.rebuild_index();
+        }
+    }
+
+    /// A fork's own items, the fork's hold on its base let go.
+    pub fn detach(self) -> ForkItems {
+        ForkItems {
+            types: self.types.items,
+            attrs: self.attrs.items,
+            base_attrs: self.base_attrs,
+            base_types: self.base_types,
+            created: self.created,
+        }
+    }
+
+    /// Interns the items of a fork of this context (whose base this
+    /// context still holds as its first items) and says where each of the
+    /// fork's ids went. Items equal to one already here get its id; a
+    /// `distinct` attribute gets a fresh identity.
+    pub fn absorb(&mut self, fork: ForkItems) -> ForkIdMap {
+        assert!(
+            self.base.is_none(),
+            "absorbed into a context that is not a fork"
+        );
+        assert!(
+            fork.base_attrs as usize <= self.attrs.items.len()
+                && fork.base_types as usize <= self.types.items.len(),
+            "the fork's base is this context's first items"
+        );
+        let mut map = ForkIdMap {
+            base_attrs: fork.base_attrs,
+            base_types: fork.base_types,
+            attrs: Vec::with_capacity(fork.attrs.len()),
+            types: Vec::with_capacity(fork.types.len()),
+        };
+        let mut attrs = fork.attrs.into_iter();
+        let mut types = fork.types.into_iter();
+        for c in fork.created {
+            if c & CREATED_TYPE != 0 {
+                debug_assert_eq!((c & !CREATED_TYPE) as usize, map.types.len());
+                let mut t = types.next().expect("one created entry per item");
+                t.map_ids(&map);
+                let id = self.intern_type(t);
+                map.types.push(id);
+            } else {
+                debug_assert_eq!(c as usize, map.attrs.len());
+                let mut a = attrs.next().expect("one created entry per item");
+                a.map_ids(&map);
+                if let AttrData::Distinct { id, .. } = &mut a {
+                    *id = self.fresh_distinct_id();
+                }
+                let id = self.intern_attr(a);
+                map.attrs.push(id);
+            }
+        }
+        map
     }
 
     /// Makes room for `attrs` more attributes and `types` more types, for
@@ -249,49 +416,92 @@ impl Context {
     }
 
     pub fn intern_type(&mut self, t: TypeData) -> TypeId {
-        TypeId(self.types.intern(t))
+        match &self.base {
+            None => TypeId(self.types.intern(t)),
+            Some(base) => {
+                let hash = Interner::hash(&t);
+                if let Some(id) = base.types.find_hashed(&t, hash) {
+                    return TypeId(id);
+                }
+                let before = self.types.items.len();
+                let own = self.types.intern_hashed(t, hash);
+                if self.types.items.len() != before {
+                    self.created.push(own | CREATED_TYPE);
+                }
+                TypeId(self.base_types + own)
+            }
+        }
     }
 
     pub fn intern_attr(&mut self, a: AttrData) -> AttrId {
-        AttrId(self.attrs.intern(a))
+        let hash = Interner::hash(&a);
+        self.intern_hashed(HashedAttr { data: a, hash })
     }
 
     /// Hashes `a` for [`Context::intern_hashed`] and prefetches its slot.
     pub fn hash_attr(&self, a: AttrData) -> HashedAttr {
         let hash = Interner::hash(&a);
-        self.attrs.prefetch(hash);
+        match &self.base {
+            None => self.attrs.prefetch(hash),
+            Some(base) => base.attrs.prefetch(hash),
+        }
         HashedAttr { data: a, hash }
     }
 
     /// `intern_attr` of an attribute hashed by [`Context::hash_attr`].
     pub fn intern_hashed(&mut self, a: HashedAttr) -> AttrId {
-        AttrId(self.attrs.intern_hashed(a.data, a.hash))
+        match &self.base {
+            None => AttrId(self.attrs.intern_hashed(a.data, a.hash)),
+            Some(base) => {
+                if let Some(id) = base.attrs.find_hashed(&a.data, a.hash) {
+                    return AttrId(id);
+                }
+                let before = self.attrs.items.len();
+                let own = self.attrs.intern_hashed(a.data, a.hash);
+                if self.attrs.items.len() != before {
+                    self.created.push(own);
+                }
+                AttrId(self.base_attrs + own)
+            }
+        }
     }
 
     /// The id of a type equal to `t`, if one is interned.
     pub fn find_type(&self, t: &TypeData) -> Option<TypeId> {
-        self.types.find(t).map(TypeId)
+        if let Some(id) = self.base.as_ref().and_then(|b| b.find_type(t)) {
+            return Some(id);
+        }
+        self.types.find(t).map(|own| TypeId(self.base_types + own))
     }
 
     /// The id of an attribute equal to `a`, if one is interned.
     pub fn find_attr(&self, a: &AttrData) -> Option<AttrId> {
-        self.attrs.find(a).map(AttrId)
+        if let Some(id) = self.base.as_ref().and_then(|b| b.find_attr(a)) {
+            return Some(id);
+        }
+        self.attrs.find(a).map(|own| AttrId(self.base_attrs + own))
     }
 
     pub fn ty(&self, id: TypeId) -> &TypeData {
-        &self.types.items[id.0 as usize]
+        match (id.0.checked_sub(self.base_types), &self.base) {
+            (None, Some(base)) => base.ty(id),
+            (own, _) => &self.types.items[own.unwrap_or(id.0) as usize],
+        }
     }
 
     pub fn attr(&self, id: AttrId) -> &AttrData {
-        &self.attrs.items[id.0 as usize]
+        match (id.0.checked_sub(self.base_attrs), &self.base) {
+            (None, Some(base)) => base.attr(id),
+            (own, _) => &self.attrs.items[own.unwrap_or(id.0) as usize],
+        }
     }
 
     pub fn num_types(&self) -> usize {
-        self.types.items.len()
+        self.base_types as usize + self.types.items.len()
     }
 
     pub fn num_attrs(&self) -> usize {
-        self.attrs.items.len()
+        self.base_attrs as usize + self.attrs.items.len()
     }
 
     /// A fresh identity for a `distinct[..]<..>` attribute. Distinct

@@ -197,6 +197,27 @@ impl OpNames {
     }
 }
 
+/// The arena lengths of a module at one moment ([`Module::mark`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ModuleMark {
+    ops: usize,
+    blocks: usize,
+    regions: usize,
+    values: usize,
+    operands: usize,
+}
+
+/// Part of a module read on its own (by one thread of a parallel read),
+/// for [`Module::append_fragments`].
+pub struct Fragment<M> {
+    pub module: Module,
+    /// Where the ids of the attributes and types interned by the
+    /// fragment's (forked) context went.
+    pub ids: M,
+    /// `(region of the fragment, empty region of the module)`.
+    pub roots: Vec<(RegionId, RegionId)>,
+}
+
 /// One parsed or decoded MLIR file: a context, the IR arenas, the top-level
 /// operation and the file-level resources.
 #[derive(Debug, Default)]
@@ -228,6 +249,14 @@ pub struct Module {
 impl Module {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty module whose attributes and types live in `ctx`.
+    pub fn with_context(ctx: Context) -> Self {
+        Module {
+            ctx,
+            ..Self::default()
+        }
     }
 
     pub fn op(&self, id: OpId) -> &Operation {
@@ -367,6 +396,151 @@ impl Module {
             implicit_loc,
         );
         self.top = Some(op);
+    }
+
+    /// How far the arenas are filled, for [`Module::rewind`].
+    pub fn mark(&self) -> ModuleMark {
+        ModuleMark {
+            ops: self.ops.len(),
+            blocks: self.blocks.len(),
+            regions: self.regions.len(),
+            values: self.values.len(),
+            operands: self.operand_pool.len(),
+        }
+    }
+
+    /// Drops every op, block, region and value made since `mark`, and
+    /// takes them out of the blocks and regions made before it: the
+    /// module is again as it was at the mark (interned attributes and op
+    /// names stay). A reader that gives up a read in progress uses it.
+    pub fn rewind(&mut self, mark: ModuleMark) {
+        self.ops.truncate(mark.ops);
+        self.blocks.truncate(mark.blocks);
+        self.regions.truncate(mark.regions);
+        self.values.truncate(mark.values);
+        self.operand_pool.truncate(mark.operands);
+        for r in &mut self.regions {
+            r.blocks.retain(|b| b.index() < mark.blocks);
+        }
+        for b in &mut self.blocks {
+            b.ops.retain(|o| o.index() < mark.ops);
+        }
+        self.use_list_orders.retain(|v, _| v.index() < mark.values);
+    }
+
+    /// Moves the IR of `fragments` into this module, each fragment after
+    /// the one before, and frees each once moved (SPEC.md §2.5.1). A
+    /// fragment was read with a fork of this module's context, and its map
+    /// says where the fork's own attributes and types went
+    /// ([`Context::absorb`]); a fragment's context is no longer used.
+    ///
+    /// `roots` pairs a region of the fragment with an empty region of this
+    /// module: the blocks read into the one become the blocks of the other.
+    /// Every other region, block, op and value of the fragment is appended
+    /// under new ids, and use-list orders move with their values.
+    pub fn append_fragments<M: crate::IdMap>(&mut self, fragments: Vec<Fragment<M>>) {
+        let total = |f: fn(&Module) -> usize| fragments.iter().map(|x| f(&x.module)).sum::<usize>();
+        self.ops.reserve_exact(total(|m| m.ops.len()));
+        self.blocks.reserve_exact(total(|m| m.blocks.len()));
+        self.regions.reserve_exact(total(|m| m.regions.len()));
+        self.values.reserve_exact(total(|m| m.values.len()));
+        self.operand_pool
+            .reserve_exact(total(|m| m.operand_pool.len()));
+        for f in fragments {
+            self.append_fragment(f);
+        }
+    }
+
+    fn append_fragment<M: crate::IdMap>(&mut self, f: Fragment<M>) {
+        let Fragment {
+            module: frag,
+            ids,
+            roots,
+        } = f;
+        debug_assert!(frag.top.is_none(), "a fragment has no top-level op");
+        let id32 = |n: usize| u32::try_from(n).expect("ids are 32-bit");
+        let op_base = id32(self.ops.len());
+        let block_base = id32(self.blocks.len());
+        let value_base = id32(self.values.len());
+        let pool_base = id32(self.operand_pool.len());
+        let names: Vec<OpNameId> = frag
+            .op_names
+            .names
+            .iter()
+            .map(|n| self.op_names.intern(n))
+            .collect();
+        let mut root_of: HashMap<RegionId, RegionId> = roots.iter().copied().collect();
+        let mut next_region = self.regions.len();
+        let region_map: Vec<RegionId> = (0..frag.regions.len())
+            .map(|i| match root_of.get(&RegionId(i as u32)) {
+                Some(&r) => r,
+                None => {
+                    next_region += 1;
+                    RegionId(id32(next_region - 1))
+                }
+            })
+            .collect();
+        let op = |o: OpId| OpId(o.0 + op_base);
+        let block = |b: BlockId| BlockId(b.0 + block_base);
+        let value = |v: ValueId| ValueId(v.0 + value_base);
+        for mut o in frag.ops {
+            o.name = names[o.name.index()];
+            o.operands.start += pool_base;
+            o.first_result += value_base;
+            if let Some(s) = &mut o.successor_list {
+                s.iter_mut().for_each(|b| *b = block(*b));
+            }
+            if let Some(p) = &mut o.properties {
+                *p = ids.attr(*p);
+            }
+            o.attributes = ids.attr(o.attributes);
+            if let Some(rs) = &mut o.region_list {
+                rs.iter_mut().for_each(|r| *r = region_map[r.index()]);
+            }
+            o.loc = ids.attr(o.loc);
+            o.parent = o.parent.map(block);
+            self.ops.push(o);
+        }
+        for mut b in frag.blocks {
+            b.args.iter_mut().for_each(|v| *v = value(*v));
+            b.ops.iter_mut().for_each(|o| *o = op(*o));
+            b.parent = b.parent.map(|r| region_map[r.index()]);
+            self.blocks.push(b);
+        }
+        for (i, mut r) in frag.regions.into_iter().enumerate() {
+            r.blocks.iter_mut().for_each(|b| *b = block(*b));
+            match root_of.remove(&RegionId(i as u32)) {
+                Some(target) => {
+                    let t = &mut self.regions[target.index()];
+                    debug_assert!(t.blocks.is_empty(), "a root's region is empty");
+                    t.blocks = r.blocks;
+                }
+                None => {
+                    r.parent = r.parent.map(op);
+                    self.regions.push(r);
+                }
+            }
+        }
+        for mut v in frag.values {
+            v.ty = ids.ty(v.ty);
+            v.def = match v.def {
+                ValueDef::Result { op: o, index } => ValueDef::Result { op: op(o), index },
+                ValueDef::BlockArg { block: b, index } => ValueDef::BlockArg {
+                    block: block(b),
+                    index,
+                },
+                ValueDef::Placeholder => ValueDef::Placeholder,
+            };
+            v.loc = v.loc.map(|l| ids.attr(l));
+            self.values.push(v);
+        }
+        self.operand_pool
+            .extend(frag.operand_pool.iter().map(|&v| value(v)));
+        self.use_list_orders.extend(
+            frag.use_list_orders
+                .into_iter()
+                .map(|(v, order)| (value(v), order)),
+        );
     }
 
     /// The number of operations reachable from the top-level operation.

@@ -12,6 +12,7 @@ pub mod dialects;
 pub mod escape;
 pub mod fasthash;
 pub mod float;
+pub mod id_map;
 pub mod ir;
 pub mod op_registry;
 pub mod symbol_body;
@@ -22,6 +23,7 @@ pub use attrs::{
     AttrData, BodyPiece, Bytes, DialectBody, FileLineColRange, FileName, FloatBits, OpaqueAttr,
 };
 pub use blob::{BlobData, SharedBytes};
-pub use context::{AttrId, Context, HashedAttr, TypeId};
+pub use context::{AttrId, Context, ForkIdMap, ForkItems, HashedAttr, TypeId};
+pub use id_map::IdMap;
 pub use ir::*;
 pub use types::{Signedness, TypeData, DYNAMIC};

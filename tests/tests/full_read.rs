@@ -4,6 +4,11 @@
 //! bytecode file of the corpus, a read that does so prints and writes
 //! exactly what a read that does not prints and writes, and fails where and
 //! how it fails.
+//!
+//! `BytecodeReader::materialize_all_in_parts` reads the bodies on several
+//! threads, each into a fragment with a fork of the context, merged after
+//! (SPEC.md §6.7.6). Forced to split even the corpus's small files, it too
+//! must print and write what a one-thread read does, and fail alike.
 
 use rmlir_reader::BytecodeReader;
 use std::path::PathBuf;
@@ -28,12 +33,36 @@ fn bytecode_files() -> Vec<PathBuf> {
 /// error).
 type Outputs = (String, Result<Vec<u8>, String>);
 
-fn outputs(data: &[u8], full: bool) -> Result<Outputs, String> {
+/// How the bodies are read.
+#[derive(Clone, Copy)]
+enum Read {
+    /// `materialize_all`, nothing decoded ahead.
+    Plain,
+    /// `reserve_for_full_read`, then `materialize_all`.
+    Full,
+    /// `reserve_for_full_read`, then the bodies split into this many runs.
+    Parts(usize),
+}
+
+fn outputs(data: &[u8], read: Read) -> Result<Outputs, String> {
     let mut r = BytecodeReader::open(data).map_err(|e| e.to_string())?;
-    if full {
-        r.reserve_for_full_read();
+    match read {
+        Read::Plain => r.materialize_all(),
+        Read::Full => {
+            r.reserve_for_full_read();
+            r.materialize_all()
+        }
+        Read::Parts(n) => {
+            r.reserve_for_full_read();
+            r.materialize_all_in_parts(n)
+        }
     }
-    r.materialize_all().map_err(|e| e.to_string())?;
+    .map_err(|e| {
+        // What was read before the error stays, the same either way.
+        let m = r.module();
+        let sizes = (m.ops.len(), m.blocks.len(), m.regions.len(), m.values.len());
+        format!("{e} (ops, blocks, regions, values read: {sizes:?})")
+    })?;
     let m = r.into_module();
     let written = rmlir_writer::write_bytecode(&m, &Default::default()).map_err(|e| e.to_string());
     Ok((rmlir_writer::print_module(&m, Default::default()), written))
@@ -44,8 +73,8 @@ fn locations_decoded_ahead_print_the_same() {
     let (mut same, mut failed_alike) = (0, 0);
     for path in bytecode_files() {
         let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let plain = outputs(&data, false);
-        let ahead = outputs(&data, true);
+        let plain = outputs(&data, Read::Plain);
+        let ahead = outputs(&data, Read::Full);
         assert_eq!(plain, ahead, "{}", path.display());
         match plain {
             Ok(_) => same += 1,
@@ -56,4 +85,44 @@ fn locations_decoded_ahead_print_the_same() {
         "full read with locations decoded ahead: {same} printed and written alike, {failed_alike} failed alike"
     );
     assert!(same > 6000, "only {same} files read");
+}
+
+/// Whether a read in parts splits `data`'s bodies: two or more pending
+/// once the bodies pending alone (a module's) are read.
+fn splits(data: &[u8]) -> bool {
+    let Ok(mut r) = BytecodeReader::open(data) else {
+        return false;
+    };
+    while r.pending().count() == 1 {
+        let op = r.pending().next().expect("one is pending");
+        if r.materialize(op).is_err() {
+            return false;
+        }
+    }
+    r.pending().count() >= 2
+}
+
+#[test]
+fn bodies_read_in_parts_print_the_same() {
+    let (mut same, mut failed_alike, mut split) = (0, 0, 0);
+    for path in bytecode_files() {
+        let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let plain = outputs(&data, Read::Plain);
+        for parts in [2, 3] {
+            let in_parts = outputs(&data, Read::Parts(parts));
+            assert_eq!(plain, in_parts, "{} in {parts} parts", path.display());
+        }
+        if splits(&data) {
+            split += 1;
+        }
+        match plain {
+            Ok(_) => same += 1,
+            Err(_) => failed_alike += 1,
+        }
+    }
+    println!(
+        "bodies read in 2 and 3 parts: {same} printed and written alike, {failed_alike} failed alike, {split} of them split"
+    );
+    assert!(same > 6000, "only {same} files read");
+    assert!(split > 500, "only {split} files had bodies to split");
 }

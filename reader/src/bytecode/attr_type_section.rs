@@ -29,6 +29,7 @@ const CHECKPOINT_EVERY: usize = 16;
 /// adding up to 15 sizes from the checkpoint before it, read again from
 /// the offset section (one byte each, mostly). Its dialect comes from the
 /// group it was listed in.
+#[derive(Clone)]
 pub struct Entries<'a> {
     data: &'a [u8],
     base: usize,
@@ -47,6 +48,7 @@ pub struct Entries<'a> {
 /// Checkpoint pairs, as 32-bit numbers when the sections are under
 /// 4 GiB (always, but for a file holding a huge elements attribute):
 /// half the memory of a large file's table.
+#[derive(Clone)]
 enum Checkpoints {
     Small(Vec<[u32; 2]>),
     Large(Vec<[usize; 2]>),
@@ -247,6 +249,7 @@ fn one_byte_sizes_total(run: &[u8]) -> Option<usize> {
 /// (the context asserts so).
 const NOT_DECODED: u32 = 0;
 
+#[derive(Clone)]
 pub struct AttrTypeTable<'a> {
     pub attrs: Entries<'a>,
     pub types: Entries<'a>,
@@ -454,6 +457,34 @@ impl<'a> BytecodeReader<'a> {
             }
         }
         self.intern_batch(&mut batch);
+    }
+
+    /// Decodes every type and attribute entry not decoded yet, in table
+    /// order, for a reader about to read all bodies on several threads
+    /// (SPEC.md §6.7.6): their forks of the context then find nearly every
+    /// attribute there instead of each interning its own copy. An entry
+    /// that does not decode is left for its use to report.
+    pub(super) fn predecode_all(&mut self) {
+        let r = Reader::new(&[], 0, "AttrType");
+        for i in 0..self.table.types.len() {
+            let _ = self.type_at(i as u64, &r, 0);
+        }
+        for i in 0..self.table.attrs.len() {
+            let _ = self.attr_at(i as u64, &r, 0);
+        }
+    }
+
+    /// Forgets the decoded entries whose ids are not below `attrs` and
+    /// `types`: they were interned in a context that was dropped.
+    pub(super) fn forget_decoded_from(&mut self, attrs: usize, types: usize) {
+        let forget = |cache: &mut Vec<u32>, limit: usize| {
+            for c in cache.iter_mut().filter(|c| **c as usize > limit) {
+                *c = NOT_DECODED;
+            }
+        };
+        forget(&mut self.table.attr_cache, attrs);
+        forget(&mut self.table.type_cache, types);
+        self.file_names.retain(|a, _| (a.0 as usize) < attrs);
     }
 
     fn intern_batch(&mut self, batch: &mut Vec<(usize, HashedAttr)>) {

@@ -9,6 +9,7 @@ use rmlir_format::bytecode::{
     VERSION_NATIVE_PROPERTIES,
 };
 
+#[derive(Clone)]
 pub struct DialectEntry<'a> {
     pub name: &'a [u8],
     /// The dialect's version payload, kept as bytes (SPEC.md §6.5).
@@ -17,13 +18,15 @@ pub struct DialectEntry<'a> {
     pub version_offset: usize,
 }
 
+#[derive(Clone)]
 pub struct OpNameEntry {
     /// The full name, `dialect.suffix` (shared: every op read clones it).
-    pub name: std::rc::Rc<[u8]>,
+    pub name: std::sync::Arc<[u8]>,
     /// `wasRegistered` (v5+); `None` before v5.
     pub registered: Option<bool>,
 }
 
+#[derive(Clone)]
 pub struct Dialects<'a> {
     pub dialects: Vec<DialectEntry<'a>>,
     pub op_names: Vec<OpNameEntry>,

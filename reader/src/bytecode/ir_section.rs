@@ -15,6 +15,7 @@ use rmlir_format::use_lists;
 use rmlir_format::*;
 
 /// The still-encoded regions of one isolated operation.
+#[derive(Clone)]
 pub struct LazyRegions<'a> {
     pub(super) data: Reader<'a>,
     pub(super) regions: Vec<RegionId>,

@@ -12,6 +12,7 @@ mod dialect_encodings;
 mod dialect_hooks;
 mod dialect_section;
 mod ir_section;
+mod parallel_bodies;
 mod properties;
 mod resource_section;
 mod retarget;

@@ -12,11 +12,13 @@ use rmlir_format::*;
 /// length prefix is, as a 32-bit offset (a 64-bit one in a section over
 /// 4 GiB). A large module has hundreds of thousands; a slice per entry
 /// took four times the memory, all of it touched by `info`.
+#[derive(Clone)]
 pub struct PropertiesTable<'a> {
     data: &'a [u8],
     starts: Starts,
 }
 
+#[derive(Clone)]
 enum Starts {
     Small(Vec<u32>),
     Large(Vec<u64>),

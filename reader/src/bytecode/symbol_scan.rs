@@ -26,7 +26,7 @@ use std::borrow::Cow;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TopLevelOp<'a> {
     /// Its name as the file's op name table spells it (`func.func`).
-    pub name: std::rc::Rc<[u8]>,
+    pub name: std::sync::Arc<[u8]>,
     /// Its `sym_name` (from the properties or the attribute dictionary),
     /// when it has a string one.
     pub symbol: Option<Cow<'a, [u8]>>,
