@@ -3,6 +3,7 @@
 //! Exit status: 0 success (for `verify`: valid), 1 error or invalid input
 //! (a diagnostic on standard error), 2 usage error (clap's).
 
+mod allocator;
 mod compress;
 mod convert;
 mod decode;
@@ -190,6 +191,7 @@ pub fn exit_without_freeing<T>(value: T) {
 }
 
 fn main() -> ExitCode {
+    allocator::tune();
     let cli = Cli::parse();
     let mut progress = Progress::for_stderr();
     let result = run(cli, &mut progress);
