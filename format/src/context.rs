@@ -448,6 +448,25 @@ impl Context {
         HashedAttr { data: a, hash }
     }
 
+    /// Hashes `a` for [`Context::intern_hashed`] without a context at
+    /// hand: threads that parse attributes for one context hash them
+    /// while it interns others, and it prefetches their slots
+    /// ([`Context::prefetch`]) just before it interns them.
+    pub fn hash_detached(a: AttrData) -> HashedAttr {
+        HashedAttr {
+            hash: Interner::hash(&a),
+            data: a,
+        }
+    }
+
+    /// Asks the CPU to load the index slot where `a` will be looked up.
+    pub fn prefetch(&self, a: &HashedAttr) {
+        match &self.base {
+            None => self.attrs.prefetch(a.hash),
+            Some(base) => base.attrs.prefetch(a.hash),
+        }
+    }
+
     /// `intern_attr` of an attribute hashed by [`Context::hash_attr`].
     pub fn intern_hashed(&mut self, a: HashedAttr) -> AttrId {
         match &self.base {

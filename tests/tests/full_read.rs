@@ -5,10 +5,12 @@
 //! exactly what a read that does not prints and writes, and fails where and
 //! how it fails.
 //!
+//! `BytecodeReader::reserve_for_full_read_on` parses the table's file
+//! locations on several threads (SPEC.md §6.6.1), and
 //! `BytecodeReader::materialize_all_in_parts` reads the bodies on several
 //! threads, each into a fragment with a fork of the context, merged after
-//! (SPEC.md §6.7.6). Forced to split even the corpus's small files, it too
-//! must print and write what a one-thread read does, and fail alike.
+//! (§6.7.6). Forced to split even the corpus's small files, they too must
+//! print and write what a one-thread read does, and fail alike.
 
 use rmlir_reader::BytecodeReader;
 use std::path::PathBuf;
@@ -40,7 +42,9 @@ enum Read {
     Plain,
     /// `reserve_for_full_read`, then `materialize_all`.
     Full,
-    /// `reserve_for_full_read`, then the bodies split into this many runs.
+    /// `reserve_for_full_read_on` this many threads (the file locations
+    /// parsed in runs of 16 entries), then the bodies split into this many
+    /// runs.
     Parts(usize),
 }
 
@@ -53,7 +57,7 @@ fn outputs(data: &[u8], read: Read) -> Result<Outputs, String> {
             r.materialize_all()
         }
         Read::Parts(n) => {
-            r.reserve_for_full_read();
+            r.reserve_for_full_read_on(n);
             r.materialize_all_in_parts(n)
         }
     }

@@ -121,18 +121,23 @@ impl<'a> Entries<'a> {
             return None;
         }
         let first = i - i % CHECKPOINT_EVERY;
-        let (pos, offset) = self.checkpoints.get(first / CHECKPOINT_EVERY);
-        let mut c = Cursor {
-            next: first,
-            pos,
-            offset,
-            group: self.groups.partition_point(|&(f, _, _)| f <= first) - 1,
-        };
+        let mut c = self.cursor_at(first);
         // Walk the sizes from the checkpoint to entry `i`.
         for _ in first..i {
             c.step(self.data, self.base, self.sizes, &self.groups);
         }
         Some(c.step(self.data, self.base, self.sizes, &self.groups))
+    }
+
+    /// A cursor at entry `first`, a checkpoint below the table's length.
+    fn cursor_at(&self, first: usize) -> Cursor {
+        let (pos, offset) = self.checkpoints.get(first / CHECKPOINT_EVERY);
+        Cursor {
+            next: first,
+            pos,
+            offset,
+            group: self.groups.partition_point(|&(f, _, _)| f <= first) - 1,
+        }
     }
 }
 
@@ -188,6 +193,25 @@ pub struct EntryIter<'a> {
 }
 
 impl<'a> Entries<'a> {
+    /// The entries from `start` on (a multiple of 16, the checkpoint
+    /// interval, or the end), in order.
+    pub fn iter_from(&self, start: usize) -> EntryIter<'a> {
+        debug_assert!(start.is_multiple_of(CHECKPOINT_EVERY) || start >= self.len);
+        if start == 0 || start >= self.len {
+            let mut it = self.iter();
+            it.cursor.next = start.max(it.cursor.next);
+            return it;
+        }
+        EntryIter {
+            data: self.data,
+            base: self.base,
+            sizes: self.sizes,
+            cursor: self.cursor_at(start),
+            groups: self.groups.clone(),
+            len: self.len,
+        }
+    }
+
     pub fn iter(&self) -> EntryIter<'a> {
         EntryIter {
             data: self.data,
@@ -247,18 +271,18 @@ fn one_byte_sizes_total(run: &[u8]) -> Option<usize> {
 /// a lazy reader never writes are never touched (`info` on a 200 MB module
 /// decodes a few percent of its attributes). Ids stay below `u32::MAX`
 /// (the context asserts so).
-const NOT_DECODED: u32 = 0;
+pub(super) const NOT_DECODED: u32 = 0;
 
 #[derive(Clone)]
 pub struct AttrTypeTable<'a> {
     pub attrs: Entries<'a>,
     pub types: Entries<'a>,
-    attr_cache: Vec<u32>,
+    pub(super) attr_cache: Vec<u32>,
     /// One bit per attribute entry: decoded, and a location. An op's
     /// location reference is checked to be a location; with the bit the
     /// check reads this small array instead of the attribute, a cache miss
     /// per op in a large module (SPEC.md §6.6.1).
-    location_bits: Vec<u64>,
+    pub(super) location_bits: Vec<u64>,
     type_cache: Vec<u32>,
     depth: usize,
 }
@@ -689,7 +713,8 @@ mod tests {
     use rmlir_format::bytecode::varint::write_varint;
     use rmlir_format::bytecode::SectionId;
 
-    /// `iter` gives what `get` gives for every entry, across checkpoints,
+    /// `iter` gives what `get` gives for every entry, and `iter_from` a
+    /// checkpoint what `iter` gives from there, across checkpoints,
     /// runs of one-byte sizes, multi-byte sizes and groups of different
     /// dialects (a group may start anywhere between checkpoints).
     #[test]
@@ -744,6 +769,21 @@ mod tests {
                 seen += 1;
             }
             assert_eq!(seen, n_attrs);
+            // Iteration from every checkpoint (and from the end) agrees.
+            for start in (0..=n_attrs + 16).step_by(16) {
+                let from: Vec<_> = table
+                    .attrs
+                    .iter_from(start)
+                    .map(|(i, e)| (i, e.data))
+                    .collect();
+                let rest: Vec<_> = table
+                    .attrs
+                    .iter()
+                    .skip(start)
+                    .map(|(i, e)| (i, e.data))
+                    .collect();
+                assert_eq!(from, rest, "from entry {start}");
+            }
         }
     }
 

@@ -383,7 +383,7 @@ fn read_u32(r: &mut Reader<'_>, what: &str) -> Result<u32> {
 }
 
 /// MLIR 22's `FileLineColRange` from its N stored values (SPEC.md §6.6.2).
-fn file_line_col_range(file: FileName, n: usize, v: [u32; 4]) -> AttrData {
+pub(super) fn file_line_col_range(file: FileName, n: usize, v: [u32; 4]) -> AttrData {
     match n {
         0 => AttrData::FileLineColRange(Box::new(FileLineColRange {
             file,

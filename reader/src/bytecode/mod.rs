@@ -11,6 +11,7 @@ mod builtin_types;
 mod dialect_encodings;
 mod dialect_hooks;
 mod dialect_section;
+mod file_locations;
 mod ir_section;
 mod parallel_bodies;
 mod properties;
@@ -415,10 +416,30 @@ impl<'a> BytecodeReader<'a> {
     /// It also decodes the table's plain locations ahead, in
     /// batches that overlap their interning's cache misses (SPEC.md
     /// §6.6.1): everything is about to be read anyway.
+    ///
+    /// The file locations are parsed on all cores for a table of 16k
+    /// entries or more (`file_locations.rs`).
     pub fn reserve_for_full_read(&mut self) {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.reserve_and_predecode(
+            threads,
+            file_locations::RUN,
+            file_locations::PARALLEL_MIN_ENTRIES,
+        );
+    }
+
+    /// [`BytecodeReader::reserve_for_full_read`] with the file locations
+    /// parsed on `threads` threads in runs of 16 entries, whatever the
+    /// table's size: tests cover the parallel parse with small files.
+    pub fn reserve_for_full_read_on(&mut self, threads: usize) {
+        self.reserve_and_predecode(threads, 16, 0);
+    }
+
+    fn reserve_and_predecode(&mut self, threads: usize, run: usize, min_entries: usize) {
         let (attrs, types) = (self.table.attrs.len(), self.table.types.len());
         self.module.ctx.reserve(attrs, types);
         crate::prefault::populate_in_background(self.module.ctx.unwritten_reserve());
+        self.predecode_file_locations(threads, run, min_entries);
         self.predecode_locations();
     }
 
