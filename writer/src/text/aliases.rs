@@ -181,7 +181,30 @@ impl Aliases {
     }
 }
 
-/// What `Aliases::compute` keeps of a walk.
+/// The walk's collectors, one per run of the top block's ops, not yet
+/// merged (`Collector::walk`).
+struct Runs<'m> {
+    first: Collector<'m>,
+    later: Vec<Collector<'m>>,
+    /// The top op, whose operands and attributes are visited after the
+    /// merge (they come after its regions in walk order), when split.
+    top: Option<OpId>,
+}
+
+impl<'m> Runs<'m> {
+    fn merge(self) -> Collector<'m> {
+        let mut c = self.first;
+        for k in self.later {
+            c.merge(k);
+        }
+        if let Some(top) = self.top {
+            c.visit_op_operands_and_attrs(top);
+        }
+        c
+    }
+}
+
+/// What `Aliases::compute_beside` keeps of a walk.
 struct Walked {
     entries: Vec<Entry>,
     names: Names,
@@ -212,18 +235,32 @@ fn op_name_has_registered_properties(name: &[u8]) -> bool {
 }
 
 impl Aliases {
-    /// The aliases of the module under `top`. The walk is split across
-    /// threads for a top block of `PAR_MIN_OPS` ops or more, and always
-    /// (into at least two runs) with `force_split`, so that tests cover
-    /// the merge on small modules.
-    pub fn compute(m: &Module, top: OpId, force_split: bool) -> Aliases {
+    /// The aliases of the module under `top`, and `beside()`. The walk is
+    /// split across threads for a top block of `PAR_MIN_OPS` ops or more,
+    /// and always (into at least two runs) with `force_split`, so that
+    /// tests cover the merge on small modules. `beside` runs while the
+    /// walk's runs are merged and the aliases sorted, not during the runs,
+    /// which have the pool to themselves (SPEC.md §4.5).
+    pub fn compute_beside<R: Send>(
+        m: &Module,
+        top: OpId,
+        force_split: bool,
+        beside: impl FnOnce() -> R + Send,
+    ) -> (Aliases, R) {
         let registered_props: Vec<bool> = (0..m.op_names.len())
             .map(|i| {
                 op_name_has_registered_properties(m.op_names.get(rmlir_format::OpNameId(i as u32)))
             })
             .collect();
-        let Collector { entries, names, .. } =
-            Collector::walk(m, top, &registered_props, force_split);
+        let runs = Collector::walk(m, top, &registered_props, force_split);
+        rayon::join(|| Self::from_runs(runs), beside)
+    }
+
+    /// The aliases of a walk's runs, merged in order.
+    fn from_runs(runs: Runs<'_>) -> Aliases {
+        let Collector {
+            m, entries, names, ..
+        } = runs.merge();
         // The walk's index and child lists are freed here, before the
         // alias list is built: this is the printer's peak of memory.
         let c = Walked { entries, names };
@@ -294,7 +331,7 @@ impl<'m> Collector<'m> {
     /// the order the run met them, exactly where a single walk would have
     /// put them, and a symbol is deferrable only if it is in every run
     /// that met it. Depths and children do not depend on the walk.
-    fn walk(m: &'m Module, top: OpId, registered_props: &'m [bool], force_split: bool) -> Self {
+    fn walk(m: &'m Module, top: OpId, registered_props: &'m [bool], force_split: bool) -> Runs<'m> {
         let mut c = Collector::new(m, registered_props);
         let o = m.op(top);
         let threads = if force_split {
@@ -316,7 +353,11 @@ impl<'m> Collector<'m> {
         };
         let Some(b) = big_block else {
             c.visit_op(top);
-            return c;
+            return Runs {
+                first: c,
+                later: Vec::new(),
+                top: None,
+            };
         };
         c.visit_attr(o.loc, true);
         c.visit_block_args(b);
@@ -343,12 +384,11 @@ impl<'m> Collector<'m> {
                     .collect::<Vec<_>>()
             },
         );
-        let mut c = first;
-        for k in runs {
-            c.merge(k);
+        Runs {
+            first,
+            later: runs,
+            top: Some(top),
         }
-        c.visit_op_operands_and_attrs(top);
-        c
     }
 
     /// Appends the entries of a later run (see `walk`).

@@ -60,17 +60,14 @@ fn print_impl<'a>(
         return (String::new(), Ok(()));
     };
     // Value names, predecessors and aliases are independent walks of the
-    // module; the alias walk splits itself further (`Aliases::compute`).
-    let ((names, preds), aliases) = rayon::join(
-        || (Names::compute(m, top), compute_preds(m)),
-        || {
-            if opts.local_scope {
-                Aliases::none()
-            } else {
-                Aliases::compute(m, top, opts.force_parallel)
-            }
-        },
-    );
+    // module. The alias walk splits itself across the pool; names and
+    // predecessors are computed while its runs are merged.
+    let names_and_preds = || (Names::compute(m, top), compute_preds(m));
+    let (aliases, (names, preds)) = if opts.local_scope {
+        (Aliases::none(), names_and_preds())
+    } else {
+        Aliases::compute_beside(m, top, opts.force_parallel, names_and_preds)
+    };
     let shared = Shared {
         m,
         names: &names,
