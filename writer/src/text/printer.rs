@@ -68,11 +68,19 @@ fn print_impl<'a>(
     } else {
         Aliases::compute_beside(m, top, opts.force_parallel, names_and_preds)
     };
+    let quoted_op_names: Vec<String> = (0..m.op_names.len())
+        .map(|i| {
+            let mut q = String::new();
+            escaped_string(m.op_names.get(OpNameId(i as u32)), &mut q);
+            q
+        })
+        .collect();
     let shared = Shared {
         m,
         names: &names,
         aliases: &aliases,
         preds: &preds,
+        quoted_op_names: &quoted_op_names,
     };
     // The top block's ops are printed in parallel only where nothing is
     // numbered in print order (SPEC.md §4.5).
@@ -182,6 +190,9 @@ struct Shared<'m> {
     names: &'m Names,
     aliases: &'m Aliases,
     preds: &'m HashMap<BlockId, Vec<BlockId>>,
+    /// Every op name of the module, quoted once: a module has few names
+    /// and an op per line.
+    quoted_op_names: &'m [String],
 }
 
 /// The contexts in which MLIR elides an attribute's type.
@@ -299,7 +310,8 @@ impl Printer<'_, '_> {
             }
             self.out.push_str(" = ");
         }
-        escaped_string(m.op_name(op), &mut self.out);
+        self.out
+            .push_str(&self.shared.quoted_op_names[o.name.index()]);
         self.out.push('(');
         for (i, &v) in m.operands(op).iter().enumerate() {
             if i > 0 {
@@ -348,8 +360,14 @@ impl Printer<'_, '_> {
             self.ty(m.value(v).ty);
         }
         self.out.push_str(") -> ");
-        let results: Vec<TypeId> = o.results().map(|v| m.value(v).ty).collect();
-        self.result_types(&results);
+        // One result is the common case: no vector for it (none makes
+        // no allocation either).
+        if o.num_results == 1 {
+            self.result_types(&[m.value(ValueId(o.first_result)).ty]);
+        } else {
+            let results: Vec<TypeId> = o.results().map(|v| m.value(v).ty).collect();
+            self.result_types(&results);
+        }
         self.out.push(' ');
         self.location(o.loc, true);
     }
