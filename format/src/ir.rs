@@ -440,12 +440,32 @@ impl Module {
     /// under new ids, and use-list orders move with their values.
     pub fn append_fragments<M: crate::IdMap>(&mut self, fragments: Vec<Fragment<M>>) {
         let total = |f: fn(&Module) -> usize| fragments.iter().map(|x| f(&x.module)).sum::<usize>();
-        self.ops.reserve_exact(total(|m| m.ops.len()));
-        self.blocks.reserve_exact(total(|m| m.blocks.len()));
-        self.regions.reserve_exact(total(|m| m.regions.len()));
-        self.values.reserve_exact(total(|m| m.values.len()));
-        self.operand_pool
-            .reserve_exact(total(|m| m.operand_pool.len()));
+        let (ops, blocks, regions, values, operands) = (
+            total(|m| m.ops.len()),
+            total(|m| m.blocks.len()),
+            total(|m| m.regions.len()),
+            total(|m| m.values.len()),
+            total(|m| m.operand_pool.len()),
+        );
+        // Every id of the merged module still fits in 32 bits.
+        for (have, more) in [
+            (self.ops.len(), ops),
+            (self.blocks.len(), blocks),
+            (self.regions.len(), regions),
+            (self.values.len(), values),
+            (self.operand_pool.len(), operands),
+        ] {
+            assert!(
+                have.checked_add(more)
+                    .is_some_and(|n| n < u32::MAX as usize),
+                "fewer than 2^32 ops, blocks, regions, values and operands"
+            );
+        }
+        self.ops.reserve_exact(ops);
+        self.blocks.reserve_exact(blocks);
+        self.regions.reserve_exact(regions);
+        self.values.reserve_exact(values);
+        self.operand_pool.reserve_exact(operands);
         for f in fragments {
             self.append_fragment(f);
         }
