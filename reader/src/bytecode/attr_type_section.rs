@@ -428,13 +428,25 @@ impl<'a> BytecodeReader<'a> {
             return Ok(AttrId(cached - 1));
         }
         let entry = self.table.attrs.get(idx as usize).expect("index checked");
+        self.decode_attr_at(idx as usize, entry, r, at)
+    }
+
+    /// Decodes attribute entry `idx` (not decoded yet), whose bytes are
+    /// `entry`, and caches it.
+    fn decode_attr_at(
+        &mut self,
+        idx: usize,
+        entry: Entry<'a>,
+        r: &Reader<'a>,
+        at: usize,
+    ) -> Result<AttrId> {
         self.enter_entry(r, at)?;
         let res = self.decode_attr_entry(entry);
         self.table.depth -= 1;
         let a = res?;
-        self.table.attr_cache[idx as usize] = a.0 + 1;
+        self.table.attr_cache[idx] = a.0 + 1;
         if self.module.ctx.attr(a).is_location() {
-            self.table.mark_location(idx as usize);
+            self.table.mark_location(idx);
         }
         Ok(a)
     }
@@ -493,8 +505,12 @@ impl<'a> BytecodeReader<'a> {
         for i in 0..self.table.types.len() {
             let _ = self.type_at(i as u64, &r, 0);
         }
-        for i in 0..self.table.attrs.len() {
-            let _ = self.attr_at(i as u64, &r, 0);
+        // In table order with the iterator: a lookup by index walks up to
+        // 15 sizes from its checkpoint.
+        for (i, entry) in self.table.attrs.iter() {
+            if self.table.attr_cache[i] == NOT_DECODED {
+                let _ = self.decode_attr_at(i, entry, &r, 0);
+            }
         }
     }
 
