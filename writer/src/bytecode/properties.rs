@@ -152,8 +152,17 @@ fn integer_of_width(m: &Module, a: AttrId, bits: u32) -> Result<&num_bigint::Big
 
 fn segment_sizes(m: &Module, a: AttrId) -> Result<Vec<u64>, String> {
     match m.ctx.attr(a) {
+        // `DenseI32ArrayAttr`: signless, as MLIR's storage is (mlir-opt
+        // refuses `array<ui32: …>` here; the payload has no element type,
+        // so it would read back as `i32`).
         AttrData::DenseArray { elem, data }
-            if matches!(m.ctx.ty(*elem), TypeData::Integer { width: 32, .. }) =>
+            if matches!(
+                m.ctx.ty(*elem),
+                TypeData::Integer {
+                    width: 32,
+                    signedness: Signedness::Signless
+                }
+            ) =>
         {
             Ok(data
                 .chunks_exact(4)
