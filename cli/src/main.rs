@@ -191,7 +191,6 @@ pub fn exit_without_freeing<T>(value: T) {
 }
 
 fn main() -> ExitCode {
-    allocator::tune();
     let cli = Cli::parse();
     let mut progress = Progress::for_stderr();
     let result = run(cli, &mut progress);
@@ -213,7 +212,10 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
             input,
             output,
             local_scope,
-        } => decode::run(&input, output.as_deref(), local_scope, layouts, progress)?,
+        } => {
+            allocator::tune_for_printing();
+            decode::run(&input, output.as_deref(), local_scope, layouts, progress)?
+        }
         Command::Encode {
             input,
             output,
