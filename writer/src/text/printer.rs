@@ -113,6 +113,7 @@ fn print_impl<'a>(
         sink,
         sink_error: None,
         unglued_next: false,
+        file_names: Vec::new(),
     };
     if opts.local_scope {
         // mlir-opt prints a local-scope module as a plain operation: no
@@ -221,6 +222,10 @@ struct Printer<'m, 's> {
     /// that would read back as part of it (SPEC.md §2.4). Taken (cleared)
     /// by the first attribute or type printed, so nested ones never see it.
     unglued_next: bool,
+    /// The file names of locations printed so far, quoted (a module's
+    /// locations name a few files, and a large module has about one
+    /// location per op).
+    file_names: Vec<(FileName, String)>,
 }
 
 impl Printer<'_, '_> {
@@ -522,6 +527,7 @@ impl Printer<'_, '_> {
                 sink: None,
                 sink_error: None,
                 unglued_next: false,
+                file_names: Vec::new(),
             };
             for item in chunk {
                 one(&mut p, item);
@@ -610,7 +616,7 @@ impl Printer<'_, '_> {
             AttrData::UnknownLoc => self.out.push_str("unknown"),
             AttrData::FileLineCol { file, line, col } => {
                 // MLIR names a point location with an empty file "-".
-                quoted(if file.is_empty() { b"-" } else { file }, &mut self.out);
+                self.file_name(file, true);
                 self.out.push(':');
                 super::names::push_uint(&mut self.out, *line as u64);
                 self.out.push(':');
@@ -626,7 +632,7 @@ impl Printer<'_, '_> {
                 } = &**r;
                 // MLIR 22 prints a range without a column as column 0, and
                 // a range whose end is its start as a plain point.
-                quoted(file, &mut self.out);
+                self.file_name(file, false);
                 let col = start_col.unwrap_or(0);
                 let _ = write!(self.out, ":{start_line}:{col}");
                 if let (Some(el), Some(ec)) = (end_line, end_col) {
@@ -674,6 +680,27 @@ impl Printer<'_, '_> {
                 self.out.push(']');
             }
             _ => self.out.push_str("<<NOT A LOCATION>>"),
+        }
+    }
+
+    /// A location's file name, quoted; an empty one as `"-"` when
+    /// `dash_if_empty` (a point location). Quoted once per printer and
+    /// file: the few files of a module are named by every location.
+    fn file_name(&mut self, file: &FileName, dash_if_empty: bool) {
+        let empty_dash = dash_if_empty && file.is_empty();
+        let known = self
+            .file_names
+            .iter()
+            .find(|(f, _)| !empty_dash && (std::sync::Arc::ptr_eq(f, file) || f == file));
+        if let Some((_, q)) = known {
+            self.out.push_str(q);
+            return;
+        }
+        let mut q = String::new();
+        quoted(if empty_dash { b"-" } else { file }, &mut q);
+        self.out.push_str(&q);
+        if !empty_dash && self.file_names.len() < 8 {
+            self.file_names.push((file.clone(), q));
         }
     }
 
