@@ -438,7 +438,7 @@ impl Module {
     /// module: the blocks read into the one become the blocks of the other.
     /// Every other region, block, op and value of the fragment is appended
     /// under new ids, and use-list orders move with their values.
-    pub fn append_fragments<M: crate::IdMap>(&mut self, fragments: Vec<Fragment<M>>) {
+    pub fn append_fragments<M: crate::IdMap + Sync>(&mut self, fragments: Vec<Fragment<M>>) {
         let total = |f: fn(&Module) -> usize| fragments.iter().map(|x| f(&x.module)).sum::<usize>();
         let (ops, blocks, regions, values, operands) = (
             total(|m| m.ops.len()),
@@ -471,7 +471,7 @@ impl Module {
         }
     }
 
-    fn append_fragment<M: crate::IdMap>(&mut self, f: Fragment<M>) {
+    fn append_fragment<M: crate::IdMap + Sync>(&mut self, f: Fragment<M>) {
         let Fragment {
             module: frag,
             ids,
@@ -503,64 +503,79 @@ impl Module {
         let op = |o: OpId| OpId(o.0 + op_base);
         let block = |b: BlockId| BlockId(b.0 + block_base);
         let value = |v: ValueId| ValueId(v.0 + value_base);
-        for mut o in frag.ops {
-            o.name = names[o.name.index()];
-            o.operands.start += pool_base;
-            o.first_result += value_base;
-            if let Some(s) = &mut o.successor_list {
-                s.iter_mut().for_each(|b| *b = block(*b));
-            }
-            if let Some(p) = &mut o.properties {
-                *p = ids.attr(*p);
-            }
-            o.attributes = ids.attr(o.attributes);
-            if let Some(rs) = &mut o.region_list {
-                rs.iter_mut().for_each(|r| *r = region_map[r.index()]);
-            }
-            o.loc = ids.attr(o.loc);
-            o.parent = o.parent.map(block);
-            self.ops.push(o);
-        }
-        for mut b in frag.blocks {
-            b.args.iter_mut().for_each(|v| *v = value(*v));
-            b.ops.iter_mut().for_each(|o| *o = op(*o));
-            b.parent = b.parent.map(|r| region_map[r.index()]);
-            self.blocks.push(b);
-        }
-        for (i, mut r) in frag.regions.into_iter().enumerate() {
-            r.blocks.iter_mut().for_each(|b| *b = block(*b));
-            match root_of.remove(&RegionId(i as u32)) {
-                Some(target) => {
-                    let t = &mut self.regions[target.index()];
-                    debug_assert!(t.blocks.is_empty(), "a root's region is empty");
-                    t.blocks = r.blocks;
+        let Module {
+            ops,
+            blocks,
+            regions,
+            values,
+            operand_pool,
+            use_list_orders,
+            ..
+        } = self;
+        let ids = &ids;
+        // The ops are most of the bytes to move: another thread moves
+        // them while this one moves the rest (every arena on its own).
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                for mut o in frag.ops {
+                    o.name = names[o.name.index()];
+                    o.operands.start += pool_base;
+                    o.first_result += value_base;
+                    if let Some(s) = &mut o.successor_list {
+                        s.iter_mut().for_each(|b| *b = block(*b));
+                    }
+                    if let Some(p) = &mut o.properties {
+                        *p = ids.attr(*p);
+                    }
+                    o.attributes = ids.attr(o.attributes);
+                    if let Some(rs) = &mut o.region_list {
+                        rs.iter_mut().for_each(|r| *r = region_map[r.index()]);
+                    }
+                    o.loc = ids.attr(o.loc);
+                    o.parent = o.parent.map(block);
+                    ops.push(o);
                 }
-                None => {
-                    r.parent = r.parent.map(op);
-                    self.regions.push(r);
+            });
+            for mut b in frag.blocks {
+                b.args.iter_mut().for_each(|v| *v = value(*v));
+                b.ops.iter_mut().for_each(|o| *o = op(*o));
+                b.parent = b.parent.map(|r| region_map[r.index()]);
+                blocks.push(b);
+            }
+            for (i, mut r) in frag.regions.into_iter().enumerate() {
+                r.blocks.iter_mut().for_each(|b| *b = block(*b));
+                match root_of.remove(&RegionId(i as u32)) {
+                    Some(target) => {
+                        let t = &mut regions[target.index()];
+                        debug_assert!(t.blocks.is_empty(), "a root's region is empty");
+                        t.blocks = r.blocks;
+                    }
+                    None => {
+                        r.parent = r.parent.map(op);
+                        regions.push(r);
+                    }
                 }
             }
-        }
-        for mut v in frag.values {
-            v.ty = ids.ty(v.ty);
-            v.def = match v.def {
-                ValueDef::Result { op: o, index } => ValueDef::Result { op: op(o), index },
-                ValueDef::BlockArg { block: b, index } => ValueDef::BlockArg {
-                    block: block(b),
-                    index,
-                },
-                ValueDef::Placeholder => ValueDef::Placeholder,
-            };
-            v.loc = v.loc.map(|l| ids.attr(l));
-            self.values.push(v);
-        }
-        self.operand_pool
-            .extend(frag.operand_pool.iter().map(|&v| value(v)));
-        self.use_list_orders.extend(
-            frag.use_list_orders
-                .into_iter()
-                .map(|(v, order)| (value(v), order)),
-        );
+            for mut v in frag.values {
+                v.ty = ids.ty(v.ty);
+                v.def = match v.def {
+                    ValueDef::Result { op: o, index } => ValueDef::Result { op: op(o), index },
+                    ValueDef::BlockArg { block: b, index } => ValueDef::BlockArg {
+                        block: block(b),
+                        index,
+                    },
+                    ValueDef::Placeholder => ValueDef::Placeholder,
+                };
+                v.loc = v.loc.map(|l| ids.attr(l));
+                values.push(v);
+            }
+            operand_pool.extend(frag.operand_pool.iter().map(|&v| value(v)));
+            use_list_orders.extend(
+                frag.use_list_orders
+                    .into_iter()
+                    .map(|(v, order)| (value(v), order)),
+            );
+        });
     }
 
     /// The number of operations reachable from the top-level operation.
