@@ -505,18 +505,7 @@ impl<'a> BytecodeReader<'a> {
                 id
             }
         };
-        let attributes = match (attributes, self.empty_dict) {
-            (Some(a), _) => a,
-            (None, Some(empty)) => empty,
-            (None, None) => {
-                let empty = self
-                    .module
-                    .ctx
-                    .intern_attr(AttrData::Dictionary(Vec::new()));
-                self.empty_dict = Some(empty);
-                empty
-            }
-        };
+        let attributes = self.dict_or_empty(attributes);
         let op = self.module.new_op(
             name_id,
             &operands,
@@ -644,13 +633,20 @@ impl<'a> BytecodeReader<'a> {
 }
 
 impl BytecodeReader<'_> {
-    fn dict_or_empty(&mut self, attributes: Option<AttrId>) -> AttrId {
-        match attributes {
-            Some(d) => d,
-            None => self
-                .module
-                .ctx
-                .intern_attr(AttrData::Dictionary(Vec::new())),
+    /// `attributes`, or the empty dictionary (interned once: it is the
+    /// attribute dictionary of most ops).
+    pub(super) fn dict_or_empty(&mut self, attributes: Option<AttrId>) -> AttrId {
+        match (attributes, self.empty_dict) {
+            (Some(d), _) => d,
+            (None, Some(empty)) => empty,
+            (None, None) => {
+                let empty = self
+                    .module
+                    .ctx
+                    .intern_attr(AttrData::Dictionary(Vec::new()));
+                self.empty_dict = Some(empty);
+                empty
+            }
         }
     }
 

@@ -92,13 +92,7 @@ impl<'a> BytecodeReader<'a> {
         // context is shared, so that no fork makes its own copy.
         self.module.ctx.intern_attr(AttrData::UnknownLoc);
         self.module.ctx.intern_type(TypeData::None);
-        if self.empty_dict.is_none() {
-            self.empty_dict = Some(
-                self.module
-                    .ctx
-                    .intern_attr(AttrData::Dictionary(Vec::new())),
-            );
-        }
+        self.dict_or_empty(None);
         let pending = std::mem::take(&mut self.lazy);
         let restore = (pending.clone(), self.module.mark(), self.stats);
         let mut shares = split_evenly(pending.into_iter().collect(), parts, |(_, l)| {
