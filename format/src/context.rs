@@ -185,6 +185,30 @@ impl<T: Hash + Eq> Interner<T> {
         }
     }
 
+    /// Interning in a fork (SPEC.md §2.1.1): the base's id of `item` if it
+    /// has one, else this interner's own, after the base's `base_count`
+    /// ids; a new item's own index is recorded in `created`, or'd with
+    /// `kind` (the order `Context::absorb` moves items in).
+    fn intern_forked(
+        &mut self,
+        base: &Interner<T>,
+        item: T,
+        hash: u64,
+        base_count: u32,
+        created: &mut Vec<u32>,
+        kind: u32,
+    ) -> u32 {
+        if let Some(id) = base.find_hashed(&item, hash) {
+            return id;
+        }
+        let before = self.items.len();
+        let own = self.intern_hashed(item, hash);
+        if self.items.len() != before {
+            created.push(own | kind);
+        }
+        base_count + own
+    }
+
     /// `find` of an item whose hash is known; the index must be built.
     fn find_hashed(&self, item: &T, hash: u64) -> Option<u32> {
         debug_assert!(self.indexed);
@@ -420,15 +444,14 @@ impl Context {
             None => TypeId(self.types.intern(t)),
             Some(base) => {
                 let hash = Interner::hash(&t);
-                if let Some(id) = base.types.find_hashed(&t, hash) {
-                    return TypeId(id);
-                }
-                let before = self.types.items.len();
-                let own = self.types.intern_hashed(t, hash);
-                if self.types.items.len() != before {
-                    self.created.push(own | CREATED_TYPE);
-                }
-                TypeId(self.base_types + own)
+                TypeId(self.types.intern_forked(
+                    &base.types,
+                    t,
+                    hash,
+                    self.base_types,
+                    &mut self.created,
+                    CREATED_TYPE,
+                ))
             }
         }
     }
@@ -440,12 +463,9 @@ impl Context {
 
     /// Hashes `a` for [`Context::intern_hashed`] and prefetches its slot.
     pub fn hash_attr(&self, a: AttrData) -> HashedAttr {
-        let hash = Interner::hash(&a);
-        match &self.base {
-            None => self.attrs.prefetch(hash),
-            Some(base) => base.attrs.prefetch(hash),
-        }
-        HashedAttr { data: a, hash }
+        let a = Self::hash_detached(a);
+        self.prefetch(&a);
+        a
     }
 
     /// Hashes `a` for [`Context::intern_hashed`] without a context at
@@ -471,17 +491,14 @@ impl Context {
     pub fn intern_hashed(&mut self, a: HashedAttr) -> AttrId {
         match &self.base {
             None => AttrId(self.attrs.intern_hashed(a.data, a.hash)),
-            Some(base) => {
-                if let Some(id) = base.attrs.find_hashed(&a.data, a.hash) {
-                    return AttrId(id);
-                }
-                let before = self.attrs.items.len();
-                let own = self.attrs.intern_hashed(a.data, a.hash);
-                if self.attrs.items.len() != before {
-                    self.created.push(own);
-                }
-                AttrId(self.base_attrs + own)
-            }
+            Some(base) => AttrId(self.attrs.intern_forked(
+                &base.attrs,
+                a.data,
+                a.hash,
+                self.base_attrs,
+                &mut self.created,
+                0,
+            )),
         }
     }
 
