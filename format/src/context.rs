@@ -138,6 +138,30 @@ impl<T: Hash + Eq> Interner<T> {
         self.indexed = false;
     }
 
+    /// Each item's tag, read from the index (empty without one).
+    fn tags(&self) -> Vec<u32> {
+        if !self.indexed {
+            return Vec::new();
+        }
+        let mut tags = vec![0u32; self.items.len()];
+        for &s in self.slots.iter().filter(|&&s| s != EMPTY) {
+            tags[(s as u32 - 1) as usize] = (s >> 32) as u32;
+        }
+        tags
+    }
+
+    /// Appends `items`, known to be unequal to every item here and to
+    /// each other, indexed under `tags`.
+    fn append_new(&mut self, items: Vec<T>, tags: &[u32]) {
+        debug_assert!(self.indexed && items.len() == tags.len());
+        let first = u32::try_from(self.items.len()).expect("ids are 32-bit");
+        self.reserve_slots(items.len());
+        for (i, &tag) in tags.iter().enumerate() {
+            place(&mut self.slots, slot(tag, first + i as u32));
+        }
+        self.items.extend(items);
+    }
+
     fn rebuild_index(&mut self) {
         self.indexed = true;
         self.slots = Vec::new();
@@ -268,6 +292,9 @@ pub struct Context {
     created: Vec<u32>,
 }
 
+/// How many items ahead [`Context::absorb`] prefetches index slots.
+const ABSORB_PREFETCH: usize = 16;
+
 /// Marks a type in [`Context::created`].
 const CREATED_TYPE: u32 = 1 << 31;
 
@@ -279,6 +306,12 @@ pub struct ForkItems {
     base_attrs: u32,
     base_types: u32,
     created: Vec<u32>,
+    /// Each own item's index tag (the high half of its hash), from the
+    /// fork's index: an item whose ids map to themselves is interned
+    /// without hashing it again. Empty if the fork had no index.
+    type_tags: Vec<u32>,
+    attr_tags: Vec<u32>,
+    next_distinct: u32,
 }
 
 /// Where [`Context::absorb`] put a fork's ids.
@@ -317,6 +350,39 @@ impl IdMap for ForkIdMap {
             Some(own) => self.types[own as usize],
             None => t,
         }
+    }
+}
+
+/// A map that notes whether any id it was asked about moved.
+struct Watch<'m> {
+    map: &'m ForkIdMap,
+    changed: std::cell::Cell<bool>,
+}
+
+impl<'m> Watch<'m> {
+    fn new(map: &'m ForkIdMap) -> Self {
+        Watch {
+            map,
+            changed: std::cell::Cell::new(false),
+        }
+    }
+}
+
+impl IdMap for Watch<'_> {
+    fn attr(&self, a: AttrId) -> AttrId {
+        let m = self.map.attr(a);
+        if m != a {
+            self.changed.set(true);
+        }
+        m
+    }
+
+    fn ty(&self, t: TypeId) -> TypeId {
+        let m = self.map.ty(t);
+        if m != t {
+            self.changed.set(true);
+        }
+        m
     }
 }
 
@@ -359,11 +425,14 @@ impl Context {
     /// A fork's own items, the fork's hold on its base let go.
     pub fn detach(self) -> ForkItems {
         ForkItems {
+            type_tags: self.types.tags(),
+            attr_tags: self.attrs.tags(),
             types: self.types.items,
             attrs: self.attrs.items,
             base_attrs: self.base_attrs,
             base_types: self.base_types,
             created: self.created,
+            next_distinct: self.next_distinct,
         }
     }
 
@@ -387,23 +456,70 @@ impl Context {
             attrs: Vec::with_capacity(fork.attrs.len()),
             types: Vec::with_capacity(fork.types.len()),
         };
+        let first = fork.base_attrs as usize == self.attrs.items.len()
+            && fork.base_types as usize == self.types.items.len();
+        if first
+            && self.attrs.indexed
+            && self.types.indexed
+            && fork.attr_tags.len() == fork.attrs.len()
+            && fork.type_tags.len() == fork.types.len()
+        {
+            // Nothing was interned here since the fork: every item the fork
+            // made is new and keeps its id, and is indexed under the tag
+            // the fork gave it, without hashing or comparing it again.
+            map.attrs
+                .extend((0..fork.attrs.len() as u32).map(|i| AttrId(fork.base_attrs + i)));
+            map.types
+                .extend((0..fork.types.len() as u32).map(|i| TypeId(fork.base_types + i)));
+            self.attrs.append_new(fork.attrs, &fork.attr_tags);
+            self.types.append_new(fork.types, &fork.type_tags);
+            self.next_distinct = self.next_distinct.max(fork.next_distinct);
+            return map;
+        }
+        // At most every item is new: neither table moves or rehashes.
+        self.reserve(fork.attrs.len(), fork.types.len());
         let mut attrs = fork.attrs.into_iter();
         let mut types = fork.types.into_iter();
-        for c in fork.created {
+        for (k, &c) in fork.created.iter().enumerate() {
+            // The slot of an item a few ahead is most likely where its
+            // unchanged tag points: ask for it now.
+            if let Some(&ahead) = fork.created.get(k + ABSORB_PREFETCH) {
+                if ahead & CREATED_TYPE == 0 {
+                    if let Some(&tag) = fork.attr_tags.get(ahead as usize) {
+                        self.attrs.prefetch(u64::from(tag) << 32);
+                    }
+                }
+            }
             if c & CREATED_TYPE != 0 {
-                debug_assert_eq!((c & !CREATED_TYPE) as usize, map.types.len());
+                let own = (c & !CREATED_TYPE) as usize;
+                debug_assert_eq!(own, map.types.len());
                 let mut t = types.next().expect("one created entry per item");
-                t.map_ids(&map);
-                let id = self.intern_type(t);
+                let watch = Watch::new(&map);
+                t.map_ids(&watch);
+                let id = match fork.type_tags.get(own) {
+                    Some(&tag) if !watch.changed.get() => {
+                        TypeId(self.types.intern_hashed(t, u64::from(tag) << 32))
+                    }
+                    _ => self.intern_type(t),
+                };
                 map.types.push(id);
             } else {
-                debug_assert_eq!(c as usize, map.attrs.len());
+                let own = c as usize;
+                debug_assert_eq!(own, map.attrs.len());
                 let mut a = attrs.next().expect("one created entry per item");
-                a.map_ids(&map);
-                if let AttrData::Distinct { id, .. } = &mut a {
+                let watch = Watch::new(&map);
+                a.map_ids(&watch);
+                let id = if let AttrData::Distinct { id, .. } = &mut a {
                     *id = self.fresh_distinct_id();
-                }
-                let id = self.intern_attr(a);
+                    self.intern_attr(a)
+                } else {
+                    match fork.attr_tags.get(own) {
+                        Some(&tag) if !watch.changed.get() => {
+                            AttrId(self.attrs.intern_hashed(a, u64::from(tag) << 32))
+                        }
+                        _ => self.intern_attr(a),
+                    }
+                };
                 map.attrs.push(id);
             }
         }

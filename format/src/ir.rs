@@ -216,6 +216,11 @@ pub struct Fragment<M> {
     pub ids: M,
     /// `(region of the fragment, empty region of the module)`.
     pub roots: Vec<(RegionId, RegionId)>,
+    /// `(block of the fragment, block of the module)`: the fragment's
+    /// block, which has no arguments, stands for the module's block, and
+    /// its ops go after the ops the module's block has (a text parse that
+    /// split one block's ops between threads, SPEC.md §3.5).
+    pub block_roots: Vec<(BlockId, BlockId)>,
 }
 
 /// One parsed or decoded MLIR file: a context, the IR arenas, the top-level
@@ -436,13 +441,16 @@ impl Module {
     ///
     /// `roots` pairs a region of the fragment with an empty region of this
     /// module: the blocks read into the one become the blocks of the other.
-    /// Every other region, block, op and value of the fragment is appended
-    /// under new ids, and use-list orders move with their values.
+    /// `block_roots` pairs a block of the fragment with a block of this
+    /// module: the ops of the one are appended to the other. Every other
+    /// region, block, op and value of the fragment is appended under new
+    /// ids, and use-list orders move with their values.
     pub fn append_fragments<M: crate::IdMap + Sync>(&mut self, fragments: Vec<Fragment<M>>) {
         let total = |f: fn(&Module) -> usize| fragments.iter().map(|x| f(&x.module)).sum::<usize>();
+        let roots = |f: &Fragment<M>| f.block_roots.len();
         let (ops, blocks, regions, values, operands) = (
             total(|m| m.ops.len()),
-            total(|m| m.blocks.len()),
+            total(|m| m.blocks.len()) - fragments.iter().map(roots).sum::<usize>(),
             total(|m| m.regions.len()),
             total(|m| m.values.len()),
             total(|m| m.operand_pool.len()),
@@ -476,6 +484,7 @@ impl Module {
             module: frag,
             ids,
             roots,
+            block_roots,
         } = f;
         debug_assert!(frag.top.is_none(), "a fragment has no top-level op");
         let id32 = |n: usize| u32::try_from(n).expect("ids are 32-bit");
@@ -500,8 +509,19 @@ impl Module {
                 }
             })
             .collect();
+        let block_root_of: HashMap<BlockId, BlockId> = block_roots.iter().copied().collect();
+        let mut next_block = block_base as usize;
+        let block_map: Vec<BlockId> = (0..frag.blocks.len())
+            .map(|i| match block_root_of.get(&BlockId(i as u32)) {
+                Some(&b) => b,
+                None => {
+                    next_block += 1;
+                    BlockId(id32(next_block - 1))
+                }
+            })
+            .collect();
         let op = |o: OpId| OpId(o.0 + op_base);
-        let block = |b: BlockId| BlockId(b.0 + block_base);
+        let block = |b: BlockId| block_map[b.index()];
         let value = |v: ValueId| ValueId(v.0 + value_base);
         let Module {
             ops,
@@ -536,11 +556,19 @@ impl Module {
                     ops.push(o);
                 }
             });
-            for mut b in frag.blocks {
+            for (i, mut b) in frag.blocks.into_iter().enumerate() {
                 b.args.iter_mut().for_each(|v| *v = value(*v));
                 b.ops.iter_mut().for_each(|o| *o = op(*o));
-                b.parent = b.parent.map(|r| region_map[r.index()]);
-                blocks.push(b);
+                match block_root_of.get(&BlockId(i as u32)) {
+                    Some(target) => {
+                        debug_assert!(b.args.is_empty(), "a root block has no arguments");
+                        blocks[target.index()].ops.extend(b.ops);
+                    }
+                    None => {
+                        b.parent = b.parent.map(|r| region_map[r.index()]);
+                        blocks.push(b);
+                    }
+                }
             }
             for (i, mut r) in frag.regions.into_iter().enumerate() {
                 r.blocks.iter_mut().for_each(|b| *b = block(*b));

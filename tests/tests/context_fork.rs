@@ -166,6 +166,7 @@ fn fragments_merge_into_the_module_they_were_read_for() {
             ids: merged.ctx.absorb(items),
             module,
             roots,
+            block_roots: Vec::new(),
         })
         .collect();
     assert!(

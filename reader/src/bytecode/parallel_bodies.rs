@@ -155,6 +155,7 @@ impl<'a> BytecodeReader<'a> {
                 ids: self.module.ctx.absorb(items),
                 module,
                 roots,
+                block_roots: Vec::new(),
             })
             .collect();
         self.module.append_fragments(fragments);
