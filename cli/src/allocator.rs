@@ -1,4 +1,5 @@
-//! The C allocator's one setting we change, for `decode` (SPEC.md §8.5).
+//! The C allocator's one setting we change, for `decode` and `encode`
+//! (SPEC.md §8.5).
 //!
 //! glibc serves a request above its mmap threshold with a mapping of its
 //! own, returned to the system when freed; and it raises that threshold
@@ -8,9 +9,10 @@
 //! their pages stay with the process after they are freed: at the peak
 //! of `decode` (the printer's alias list, built while the walk's tables
 //! are still held) that was ~8 MB of 116. A fixed threshold keeps every
-//! large buffer a mapping of its own. The other commands keep glibc's
-//! default: their peaks are lower relative to mlir-opt's, and the extra
-//! page faults cost `encode` ~2% of its time (A/B medians of 11).
+//! large buffer a mapping of its own. `encode` fixes it too since its text
+//! parse splits between two threads (SPEC.md §3.5): the second thread's
+//! buffers, freed here after the merge, are returned rather than kept in
+//! its arena. The other commands keep glibc's default.
 
 /// Large blocks are mapped from this size on, as glibc's default before
 /// it adjusts the threshold.

@@ -32,29 +32,33 @@ impl Input {
     }
 
     /// A callback for [`rmlir_reader::parse_module_releasing`]: drops the
-    /// pages of a mapped input before the offset it is given from this
+    /// pages of a mapped input in the range it is given from this
     /// process's memory (they stay in the page cache and fault back in if
-    /// read again). Text is read once, front to back, so a 50 MB file need
-    /// not stay resident while the module it describes grows (SPEC.md §3).
-    pub fn releaser(&self) -> impl FnMut(usize) + '_ {
-        let mut done = 0usize;
-        move |upto: usize| {
-            let Some(map) = self.mapped.as_deref() else {
-                return;
-            };
-            let upto = upto.min(map.len());
-            if upto <= done {
-                return;
-            }
-            // SAFETY: `DontNeed` on a read-only shared file mapping only
-            // drops pages; reading them again faults in the file's bytes,
-            // so every slice of the map stays valid.
-            #[cfg(unix)]
-            let _ = unsafe {
-                map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, done, upto - done)
-            };
-            done = upto;
+    /// read again). Text is read once, front to back (by each thread of a
+    /// split parse), so a 50 MB file need not stay resident while the
+    /// module it describes grows (SPEC.md §3). Pages partly outside the
+    /// range are kept.
+    pub fn releaser(&self) -> impl Fn(std::ops::Range<usize>) + Sync + '_ {
+        move |range: std::ops::Range<usize>| self.release_range(range.start, range.end)
+    }
+
+    fn release_range(&self, start: usize, end: usize) {
+        let Some(map) = self.mapped.as_deref() else {
+            return;
+        };
+        const PAGE: usize = 4096;
+        let start = start.div_ceil(PAGE) * PAGE;
+        let end = end.min(map.len()) / PAGE * PAGE;
+        if start >= end {
+            return;
         }
+        // SAFETY: `DontNeed` on a read-only shared file mapping only
+        // drops pages; reading them again faults in the file's bytes, so
+        // every slice of the map stays valid.
+        #[cfg(unix)]
+        let _ = unsafe {
+            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
+        };
     }
 }
 
@@ -64,22 +68,7 @@ impl Input {
     /// from this process's memory, as [`Input::releaser`] does. Pages
     /// partly outside the range are kept.
     pub fn range_releaser(&self) -> impl FnMut(usize, usize) + '_ {
-        move |start: usize, end: usize| {
-            let Some(map) = self.mapped.as_deref() else {
-                return;
-            };
-            const PAGE: usize = 4096;
-            let start = start.div_ceil(PAGE) * PAGE;
-            let end = end.min(map.len()) / PAGE * PAGE;
-            if start >= end {
-                return;
-            }
-            // SAFETY: as in `releaser`.
-            #[cfg(unix)]
-            let _ = unsafe {
-                map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
-            };
-        }
+        move |start: usize, end: usize| self.release_range(start, end)
     }
 }
 

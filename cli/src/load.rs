@@ -65,7 +65,7 @@ pub fn load(inp: &Input, layouts: Layouts, progress: &mut Progress) -> Result<Lo
             inp.data(),
             &inp.name,
             rmlir_reader::Limits::default(),
-            &mut inp.releaser(),
+            &inp.releaser(),
         )
         .map_err(|e| e.to_string())?;
         return Ok(Loaded {

@@ -222,15 +222,18 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
             emit_version,
             producer,
             compress,
-        } => encode::run(
-            &input,
-            output.as_deref(),
-            emit_version,
-            producer,
-            compress,
-            layouts,
-            progress,
-        )?,
+        } => {
+            allocator::tune_for_printing();
+            encode::run(
+                &input,
+                output.as_deref(),
+                emit_version,
+                producer,
+                compress,
+                layouts,
+                progress,
+            )?
+        }
         Command::Convert {
             input,
             output,

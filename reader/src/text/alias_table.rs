@@ -15,13 +15,13 @@ const NONE: u32 = u32::MAX;
 /// plus this.
 const SLACK: usize = 16;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Numbered {
     slots: Vec<u32>,
     entries: usize,
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct AliasTable<'a> {
     numbered: HashMap<&'a [u8], Numbered>,
     named: HashMap<&'a [u8], u32>,
@@ -87,6 +87,47 @@ impl<'a> AliasTable<'a> {
             }
         }
         self.named.insert(name, v)
+    }
+
+    /// Replaces every value `v` by `f(v)`.
+    pub fn map_values(&mut self, f: impl Fn(u32) -> u32) {
+        for t in self.numbered.values_mut() {
+            t.slots
+                .iter_mut()
+                .filter(|v| **v != NONE)
+                .for_each(|v| *v = f(*v));
+        }
+        self.named.values_mut().for_each(|v| *v = f(*v));
+    }
+
+    /// Calls `f(mine, theirs)` for each name both tables hold. Numbered
+    /// names are matched by prefix and number, so the bytes of a name are
+    /// read only for a prefix and for names outside the vectors.
+    pub fn for_each_common(&self, theirs: &AliasTable<'_>, mut f: impl FnMut(u32, u32)) {
+        for (prefix, mine) in &self.numbered {
+            let other = theirs.numbered.get(prefix);
+            for (n, &v) in mine.slots.iter().enumerate() {
+                if v == NONE {
+                    continue;
+                }
+                let found = match other.and_then(|t| t.slots.get(n)) {
+                    Some(&w) if w != NONE => Some(w),
+                    _ if theirs.named.is_empty() => None,
+                    _ => theirs
+                        .named
+                        .get(&[prefix, n.to_string().as_bytes()].concat()[..])
+                        .copied(),
+                };
+                if let Some(w) = found {
+                    f(v, w);
+                }
+            }
+        }
+        for (name, &v) in &self.named {
+            if let Some(w) = theirs.get(name) {
+                f(v, w);
+            }
+        }
     }
 
     pub fn remove(&mut self, name: &[u8]) -> Option<u32> {

@@ -16,7 +16,12 @@ use rmlir_format::*;
 
 mod attr_parser;
 mod dense_parser;
+mod split_parse;
 mod type_parser;
+
+pub use split_parse::{
+    parse_module_split, parse_module_split_at, SplitReport, PARALLEL_TEXT_MIN_BYTES,
+};
 
 /// The limits of the text parser are the reader's [`Limits`] (the old
 /// name, kept for callers).
@@ -68,34 +73,70 @@ fn parse_entry_into<T>(
 }
 
 /// [`parse_module`] with explicit [`Limits`].
+/// A file of [`PARALLEL_TEXT_MIN_BYTES`] or more is parsed on two threads
+/// where its layout allows (SPEC.md §3.5); the module is the same.
 pub fn parse_module_with_limits(src: &[u8], file_name: &str, limits: Limits) -> Result<Module> {
+    if split_pays(src) {
+        return parse_module_split(src, file_name, limits, None).0;
+    }
     let mut p = Parser::new(src, file_name, limits);
     p.parse_top_level()?;
     Ok(p.m)
 }
 
-/// [`parse_module_with_limits`] that calls `release(n)` as it moves on:
-/// the parser is done with most of `src[..n]` and rarely reads it again
-/// (the names of a large function's values, an error's line). The bytes
-/// must stay readable: the command line passes a file mapping, whose
+/// Whether [`parse_module_split`] is worth trying on `src`.
+fn split_pays(src: &[u8]) -> bool {
+    src.len() >= PARALLEL_TEXT_MIN_BYTES
+        && std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2)
+}
+
+/// [`parse_module_with_limits`] that calls `release(range)` as it moves
+/// on: the parser is done with most of `src[range]` and rarely reads it
+/// again (the names of a large function's values, an error's line). The
+/// bytes must stay readable: the command line passes a file mapping, whose
 /// released pages drop out of memory and fault back in if read (SPEC.md
-/// §3.4).
+/// §3.4). With a split parse (§3.5) both threads release theirs, so the
+/// ranges do not come in order, and the first thread releases the second
+/// one's again when it takes its part.
 pub fn parse_module_releasing(
     src: &[u8],
     file_name: &str,
     limits: Limits,
-    release: &mut dyn FnMut(usize),
+    release: &(dyn Fn(std::ops::Range<usize>) + Sync),
 ) -> Result<Module> {
+    if split_pays(src) {
+        return parse_module_split(src, file_name, limits, Some(release)).0;
+    }
     let mut p = Parser::new(src, file_name, limits);
-    p.release = Some(release);
+    p.release = Some(Release::new(release, 0));
     p.parse_top_level()?;
     Ok(p.m)
 }
 
+/// Where a releasing parse is: what it hands back next starts at `done`.
+struct Release<'a> {
+    f: &'a (dyn Fn(std::ops::Range<usize>) + Sync),
+    done: usize,
+}
+
+impl<'a> Release<'a> {
+    fn new(f: &'a (dyn Fn(std::ops::Range<usize>) + Sync), from: usize) -> Self {
+        Release { f, done: from }
+    }
+
+    /// Releases what is before `upto` and was not released yet.
+    fn upto(&mut self, upto: usize) {
+        if upto > self.done {
+            (self.f)(self.done..upto);
+            self.done = upto;
+        }
+    }
+}
+
 /// How far behind the current token [`parse_module_releasing`] keeps the
 /// source, and how often it releases.
-const RELEASE_LAG: usize = 1 << 20;
-const RELEASE_EVERY: usize = 4 << 20;
+const RELEASE_LAG: usize = 256 << 10;
+const RELEASE_EVERY: usize = 1 << 20;
 
 #[derive(Clone, Copy)]
 enum LocTarget {
@@ -109,12 +150,23 @@ enum LocTarget {
 /// reported in order of use.
 struct DeferredLoc {
     target: LocTarget,
-    /// Where `#name` is, and its length.
+    /// Where `#name` is, and its length (which counts the `#`, so is never
+    /// 0); 0 once resolved. 24 bytes a use: there is one per op in a file
+    /// mlir-opt printed.
     at: usize,
     len: u32,
     /// The previous deferred use of the same name, or `NO_USE`.
     prev: u32,
-    done: bool,
+}
+
+impl DeferredLoc {
+    fn done(&self) -> bool {
+        self.len == 0
+    }
+
+    fn set_done(&mut self) {
+        self.len = 0;
+    }
 }
 
 const NO_USE: u32 = u32::MAX;
@@ -184,13 +236,29 @@ struct Parser<'a> {
     unknown_loc: AttrId,
     lines: LineCounter,
     /// See [`parse_module_releasing`].
-    release: Option<&'a mut dyn FnMut(usize)>,
+    release: Option<Release<'a>>,
     next_release: usize,
+    /// A split parse (SPEC.md §3.5): the plan until the top-level op is
+    /// reached, then the split running.
+    split_plan: Option<crate::text::split_plan::SplitPlan>,
+    split: Option<Box<split_parse::SplitRun<'a>>>,
+    /// The offset at which the split needs this thread's attention next
+    /// (the top-level op, then the cut); `usize::MAX` when none.
+    split_at: usize,
+    split_started: bool,
+    split_merged: bool,
+    /// Parsing the second thread's part of a split parse: `distinct`
+    /// attributes, whose numbers are the file's, are refused.
+    fragment: bool,
 }
 
 impl<'a> Parser<'a> {
     fn new(src: &'a [u8], file: &'a str, limits: Limits) -> Self {
-        let mut m = Module::new();
+        Self::new_with_context(src, file, limits, Context::new())
+    }
+
+    fn new_with_context(src: &'a [u8], file: &'a str, limits: Limits, ctx: Context) -> Self {
+        let mut m = Module::with_context(ctx);
         let unit_attr = m.ctx.intern_attr(AttrData::Unit);
         let empty_dict = m.ctx.intern_attr(AttrData::Dictionary(Vec::new()));
         let unknown_loc = m.ctx.intern_attr(AttrData::UnknownLoc);
@@ -225,6 +293,12 @@ impl<'a> Parser<'a> {
             lines: LineCounter::default(),
             release: None,
             next_release: RELEASE_EVERY,
+            split_plan: None,
+            split: None,
+            split_at: usize::MAX,
+            split_started: false,
+            split_merged: false,
+            fragment: false,
         }
     }
 
@@ -298,7 +372,7 @@ impl<'a> Parser<'a> {
         if self.tok.start >= self.next_release {
             self.next_release = self.tok.start + RELEASE_EVERY;
             if let Some(release) = self.release.as_mut() {
-                release(self.tok.start - RELEASE_LAG);
+                release.upto(self.tok.start - RELEASE_LAG);
             }
         }
     }
@@ -471,7 +545,11 @@ impl<'a> Parser<'a> {
                 Tok::BangId if self.peek_is_alias_def() => self.parse_type_alias_def()?,
                 Tok::FileMetadataBegin => self.parse_file_metadata()?,
                 _ => {
-                    let op = self.parse_operation()?;
+                    let op = if self.tok.start == self.split_at {
+                        self.parse_split_op()?
+                    } else {
+                        self.parse_operation()?
+                    };
                     self.m.push_op(top_block, op);
                 }
             }
@@ -526,7 +604,7 @@ impl<'a> Parser<'a> {
                 let mut i = last;
                 while i != NO_USE {
                     let d = &mut self.deferred_locs[i as usize];
-                    d.done = true;
+                    d.set_done();
                     let (target, prev) = (d.target, d.prev);
                     self.set_loc(target, attr);
                     i = prev;
@@ -565,7 +643,7 @@ impl<'a> Parser<'a> {
     fn resolve_deferred_locs(&mut self) -> Result<()> {
         let src = self.src;
         for d in std::mem::take(&mut self.deferred_locs) {
-            if d.done {
+            if d.done() {
                 continue;
             }
             let (target, at) = (d.target, d.at);
@@ -599,6 +677,13 @@ impl<'a> Parser<'a> {
                 format!("use of undeclared SSA value name '%{}'", lossy(name)),
             );
         }
+        self.apply_replacements();
+        Ok(())
+    }
+
+    /// Points each use of a forward-referenced value's placeholder at the
+    /// value, remembering the use for the use-list order (SPEC.md §2.8).
+    fn apply_replacements(&mut self) {
         if !self.replacements.is_empty() {
             let reps = std::mem::take(&mut self.replacements);
             for op in 0..self.m.ops.len() as u32 {
@@ -610,7 +695,6 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        Ok(())
     }
 
     // ----- file metadata -----
@@ -951,7 +1035,6 @@ impl<'a> Parser<'a> {
                         at,
                         len: (name.len() + 1) as u32,
                         prev,
-                        done: false,
                     });
                     None
                 }
@@ -1192,6 +1275,13 @@ impl<'a> Parser<'a> {
 
     fn parse_block_body(&mut self, block: BlockId) -> Result<()> {
         while !self.is(Tok::CaretId) && !self.is(Tok::RBrace) {
+            if self.tok.start == self.split_at
+                && self.split.is_some()
+                && self.region_depth == split_parse::BODY_DEPTH
+            {
+                self.merge_split(block)?;
+                continue;
+            }
             if self.is(Tok::Eof) {
                 return self.err("expected '}' to end the region");
             }

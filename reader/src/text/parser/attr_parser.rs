@@ -384,6 +384,9 @@ impl<'a> Parser<'a> {
 
     fn parse_distinct(&mut self) -> Result<AttrId> {
         let at = self.tok.start;
+        if self.fragment {
+            return self.err_at(at, "a 'distinct' attribute in a split parse's second part");
+        }
         self.bump();
         self.expect(Tok::LSquare, "'[' after 'distinct'")?;
         let t = self.expect(Tok::Integer, "a distinct id")?;

@@ -1,0 +1,362 @@
+//! Parsing one large file of generic text on two threads (SPEC.md §3.5).
+//!
+//! [`split_plan::find`] guesses, from line starts, where the body of the
+//! file's top-level op can be cut between two of its ops. This thread
+//! parses the file as always, with its context swapped for a fork of the
+//! context as it was at the top-level op; a second thread parses the ops
+//! from the cut to the end of the body, and then the alias definitions
+//! after the op, into a fragment whose context is another fork. When this
+//! thread reaches the cut, it takes the fragment: the two forks are
+//! absorbed in file order (so every id is the one a one-thread parse
+//! gives), the fragment's ops are appended to the body's block, the alias
+//! tables and the deferred location uses are merged, and this thread goes
+//! on from the end of the body, skipping the definitions the other thread
+//! parsed.
+//!
+//! The second thread's result is only taken where it cannot differ from
+//! a one-thread parse: its ops define no value at the body's top level
+//! and use none they do not define, use no block label there and no
+//! `distinct` attribute anywhere; every location alias they use is
+//! defined after the op; and this thread, at the cut, has no value name
+//! in scope (nothing the second thread's ops could clash with). Otherwise
+//! this thread parses the rest itself. Any error makes the caller parse
+//! the whole file again on one thread, which reports it as always.
+
+use super::*;
+use crate::text::split_plan::SplitPlan;
+use rmlir_format::{Context, ForkItems, Fragment};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+
+/// Below this many bytes a text file is parsed on one thread: a split
+/// costs a thread, two forks and a merge.
+pub const PARALLEL_TEXT_MIN_BYTES: usize = 4 << 20;
+
+/// The region depth of the top-level op's body (the file's implicit
+/// top-level block is depth 1).
+pub(super) const BODY_DEPTH: usize = 2;
+
+/// A split in progress, from the top-level op to the end of its parse.
+pub(super) struct SplitRun<'a> {
+    plan: SplitPlan,
+    /// The context the forks were made from; taken back at the merge.
+    base: Option<Arc<Context>>,
+    rx: mpsc::Receiver<Option<Part<'a>>>,
+}
+
+/// What the second thread parsed.
+pub(super) struct Part<'a> {
+    module: Module,
+    items: ForkItems,
+    /// The fragment's block standing for the body's block.
+    block: BlockId,
+    attr_aliases: AliasTable<'a>,
+    type_aliases: HashMap<&'a [u8], TypeId>,
+    forward_uses: HashSet<(OpId, u32)>,
+}
+
+/// How a parse went, for tests and statistics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SplitReport {
+    /// A plan was found and the second thread was started.
+    pub started: bool,
+    /// The second thread's ops and definitions were taken.
+    pub merged: bool,
+    /// The split parse failed and the file was parsed again on one thread.
+    pub reparsed: bool,
+}
+
+/// Parses `src` on two threads where [`split_plan::find`] finds a split
+/// (whatever the file's size), else on one; an error, or a split that did
+/// not hold where it could not be declined, makes it parse again on one
+/// thread. The module is the one a one-thread parse makes, ids included.
+pub fn parse_module_split<'a>(
+    src: &'a [u8],
+    file_name: &'a str,
+    limits: Limits,
+    release: Option<&'a (dyn Fn(std::ops::Range<usize>) + Sync)>,
+) -> (Result<Module>, SplitReport) {
+    parse_module_split_at(src, file_name, limits, release, FIRST_SHARE)
+}
+
+/// [`parse_module_split`] with the first thread's share of the work
+/// given (tests move the cut with it).
+pub fn parse_module_split_at<'a>(
+    src: &'a [u8],
+    file_name: &'a str,
+    limits: Limits,
+    release: Option<&'a (dyn Fn(std::ops::Range<usize>) + Sync)>,
+    first_share: f64,
+) -> (Result<Module>, SplitReport) {
+    let mut report = SplitReport::default();
+    if let Some(plan) = crate::text::split_plan::find(src, first_share) {
+        let mut p = Parser::new(src, file_name, limits);
+        p.release = release.map(|f| Release::new(f, 0));
+        p.split_plan = Some(plan);
+        p.split_at = plan.op_start;
+        let r = p.parse_top_level();
+        report.started = p.split_started;
+        report.merged = p.split_merged;
+        if r.is_ok() {
+            return (Ok(p.m), report);
+        }
+        report.reparsed = true;
+        report.merged = false;
+    }
+    let mut p = Parser::new(src, file_name, limits);
+    // A parse again releases again: what was released faults back in.
+    p.release = release.map(|f| Release::new(f, 0));
+    let r = p.parse_top_level().map(|()| p.m);
+    (r, report)
+}
+
+/// The first thread's share of the ops and definitions: it also merges,
+/// and the definitions after the op (the second thread's) parse faster
+/// per byte than ops.
+const FIRST_SHARE: f64 = 0.47;
+
+/// A stack for the second thread as deep as the limits let the parser
+/// recurse: the default limits fit in 2 MiB (`tests/deep_nesting.rs`).
+fn helper_stack(limits: &Limits) -> usize {
+    let levels = limits
+        .max_region_depth
+        .saturating_add(limits.max_attr_type_depth);
+    levels.saturating_mul(16 << 10).clamp(8 << 20, 1 << 30)
+}
+
+/// What the second thread starts from: this thread's tables as they are
+/// at the top-level op.
+struct Seed<'a> {
+    src: &'a [u8],
+    file: &'a str,
+    limits: Limits,
+    plan: SplitPlan,
+    ctx: Context,
+    attr_aliases: AliasTable<'a>,
+    type_aliases: HashMap<&'a [u8], TypeId>,
+    file_names: HashMap<&'a [u8], FileName>,
+    release: Option<&'a (dyn Fn(std::ops::Range<usize>) + Sync)>,
+}
+
+impl<'a> Parser<'a> {
+    /// Parses the top-level op at [`SplitPlan::op_start`] with the second
+    /// thread running beside it.
+    pub(super) fn parse_split_op(&mut self) -> Result<OpId> {
+        let plan = self.split_plan.take().expect("called with a plan");
+        self.split_at = usize::MAX;
+        self.m.ctx.build_index();
+        let base = Arc::new(std::mem::take(&mut self.m.ctx));
+        self.m.ctx = Context::fork(&base);
+        let seed = Seed {
+            src: self.src,
+            file: self.file,
+            limits: self.limits,
+            plan,
+            ctx: Context::fork(&base),
+            attr_aliases: self.attr_aliases.clone(),
+            type_aliases: self.type_aliases.clone(),
+            file_names: self.file_names.clone(),
+            release: self.release.as_ref().map(|r| r.f),
+        };
+        let (tx, rx) = mpsc::sync_channel(1);
+        let cancel = AtomicBool::new(false);
+        let stack = helper_stack(&self.limits);
+        let r = std::thread::scope(|s| {
+            let cancel = &cancel;
+            let spawned =
+                std::thread::Builder::new()
+                    .stack_size(stack)
+                    .spawn_scoped(s, move || {
+                        let part = seed.run(cancel);
+                        let _ = tx.send(part);
+                    });
+            if spawned.is_err() {
+                // No thread: this one parses everything.
+                return self.parse_operation();
+            }
+            self.split_started = true;
+            self.split = Some(Box::new(SplitRun {
+                plan,
+                base: Some(base),
+                rx,
+            }));
+            self.split_at = plan.split;
+            let r = self.parse_operation();
+            // Merged, the second thread is done; else its work is not used.
+            cancel.store(true, Ordering::Relaxed);
+            r
+        });
+        self.split_at = usize::MAX;
+        let op = r?;
+        let Some(run) = self.split.take() else {
+            return Ok(op);
+        };
+        if let Some(base) = run.base {
+            // Never merged: this thread parsed the body in its fork, whose
+            // items become the context's as they are.
+            drop(run.rx);
+            let own = std::mem::take(&mut self.m.ctx).detach();
+            self.m.ctx = Arc::try_unwrap(base).expect("the second thread's fork was dropped");
+            let map = self.m.ctx.absorb(own);
+            assert!(map.is_identity(), "a fork absorbed first keeps its ids");
+        } else {
+            self.split_merged = true;
+            // The definitions after the op were the second thread's.
+            if self.tok.start != lexer::skip_trivia(self.src, run.plan.trailer_start) {
+                return self.err("the split parse's end of the top-level op was not where planned");
+            }
+            self.reset_to(self.src.len());
+        }
+        Ok(op)
+    }
+
+    /// At the cut, in the body's block: takes the second thread's part if
+    /// it parsed and this thread has no value name in scope, and goes on
+    /// from the end of the body; else goes on parsing the ops itself.
+    pub(super) fn merge_split(&mut self, block: BlockId) -> Result<()> {
+        self.split_at = usize::MAX;
+        let run = self.split.as_mut().expect("a split is running");
+        let plan = run.plan;
+        let part = run.rx.recv().ok().flatten();
+        let Some(part) = part.filter(|_| self.names.is_empty()) else {
+            return Ok(());
+        };
+        // Both threads are done with the text up to the end of the body
+        // and with the definitions after it. The second thread's range is
+        // released again: pages it released come back mapped when the
+        // kernel maps a fault's neighbours, and this is measured to keep
+        // ~8 MiB fewer resident on the 50 MB benchmark module.
+        if let Some(release) = self.release.as_mut() {
+            release.upto(self.src.len());
+        }
+        let run = self.split.as_mut().expect("a split is running");
+        let base = run.base.take().expect("merged once");
+        let own = std::mem::take(&mut self.m.ctx).detach();
+        self.m.ctx = Arc::try_unwrap(base).expect("the second thread's fork was detached");
+        let own = self.m.ctx.absorb(own);
+        assert!(own.is_identity(), "a fork absorbed first keeps its ids");
+        let ids = self.m.ctx.absorb(part.items);
+        let mut attr_aliases = part.attr_aliases;
+        attr_aliases.map_values(|a| ids.attr(AttrId(a)).0);
+        self.attr_aliases = attr_aliases;
+        self.type_aliases = part
+            .type_aliases
+            .into_iter()
+            .map(|(name, t)| (name, ids.ty(t)))
+            .collect();
+        let op_base = u32::try_from(self.m.ops.len()).expect("ids are 32-bit");
+        self.forward_uses.extend(
+            part.forward_uses
+                .into_iter()
+                .map(|(op, i)| (OpId(op.0 + op_base), i)),
+        );
+        let mut module = part.module;
+        let resources = std::mem::take(&mut module.resources);
+        self.m.resources.dialect.extend(resources.dialect);
+        self.m.resources.external.extend(resources.external);
+        self.m.append_fragments(vec![Fragment {
+            module,
+            ids,
+            roots: Vec::new(),
+            block_roots: vec![(part.block, block)],
+        }]);
+        self.resolve_locs_defined_after();
+        self.reset_to(plan.body_end);
+        Ok(())
+    }
+
+    /// Sets the locations this thread's ops took from aliases not yet
+    /// defined, now that the second thread's definitions are in the table,
+    /// as each definition would have when parsed here: by the chain of
+    /// uses of its name, without reading the names again from the source
+    /// (released by now). Uses still unresolved are reported at the end,
+    /// as always.
+    fn resolve_locs_defined_after(&mut self) {
+        let mut found = Vec::new();
+        self.pending_locs
+            .for_each_common(&self.attr_aliases, |last, attr| {
+                found.push((last, AttrId(attr)))
+            });
+        for (last, attr) in found {
+            if !self.m.ctx.attr(attr).is_location() {
+                continue;
+            }
+            let mut i = last;
+            while i != NO_USE {
+                let d = &mut self.deferred_locs[i as usize];
+                d.set_done();
+                let (target, prev) = (d.target, d.prev);
+                self.set_loc(target, attr);
+                i = prev;
+            }
+        }
+        // No alias is defined after this (the definitions were the second
+        // thread's), so the chains of uses by name are done with: only the
+        // uses left unresolved are kept, for the errors at the end.
+        self.deferred_locs.retain(|d| !d.done());
+        self.deferred_locs.shrink_to_fit();
+        self.pending_locs = AliasTable::default();
+    }
+}
+
+impl<'a> Seed<'a> {
+    /// The second thread: the ops from the cut to the end of the body,
+    /// then the definitions after the op. `None` where the part could
+    /// differ from a one-thread parse, or does not parse.
+    fn run(self, cancel: &AtomicBool) -> Option<Part<'a>> {
+        let plan = self.plan;
+        let mut p = Parser::new_with_context(self.src, self.file, self.limits, self.ctx);
+        p.attr_aliases = self.attr_aliases;
+        p.type_aliases = self.type_aliases;
+        p.file_names = self.file_names;
+        p.fragment = true;
+        p.release = self.release.map(|f| Release::new(f, plan.split));
+        p.region_depth = BODY_DEPTH;
+        p.reset_to(plan.split);
+        let block = p.m.new_block();
+        p.block_scopes.push(BlockScope {
+            blocks: HashMap::default(),
+        });
+        while p.tok.start < plan.body_end {
+            if cancel.load(Ordering::Relaxed) || !p.is(Tok::String) {
+                return None;
+            }
+            let op = p.parse_operation().ok()?;
+            p.m.push_op(block, op);
+        }
+        let clean = p.tok.start == plan.body_end
+            && p.is(Tok::RBrace)
+            && p.names.is_empty()
+            && p.block_scopes.iter().all(|s| s.blocks.is_empty());
+        if !clean {
+            return None;
+        }
+        p.apply_replacements();
+        p.reset_to(plan.trailer_start);
+        loop {
+            if cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            let r = match p.tok.kind {
+                Tok::Eof => break,
+                Tok::HashId if p.peek_is_alias_def() => p.parse_attr_alias_def(),
+                Tok::BangId if p.peek_is_alias_def() => p.parse_type_alias_def(),
+                Tok::FileMetadataBegin => p.parse_file_metadata(),
+                _ => return None,
+            };
+            r.ok()?;
+        }
+        if p.deferred_locs.iter().any(|d| !d.done()) {
+            return None;
+        }
+        let items = std::mem::take(&mut p.m.ctx).detach();
+        Some(Part {
+            module: std::mem::take(&mut p.m),
+            items,
+            block,
+            attr_aliases: std::mem::take(&mut p.attr_aliases),
+            type_aliases: std::mem::take(&mut p.type_aliases),
+            forward_uses: std::mem::take(&mut p.forward_uses),
+        })
+    }
+}
