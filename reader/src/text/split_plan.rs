@@ -71,19 +71,19 @@ fn next_line(src: &[u8], at: usize) -> Option<usize> {
     find_byte(&src[at..], b'\n').map(|i| at + i + 1)
 }
 
-/// The start of the last line whose first byte is `first`.
+/// The start of the last line whose first byte is `first`: the last
+/// `first` that follows a newline (or starts the text). Searching for the
+/// byte, not for line starts, passes the definitions after the op in one
+/// call when they hold no `first` (mlir-opt's locations hold no `}`).
 fn last_line_starting_with(src: &[u8], first: u8) -> Option<usize> {
     let mut end = src.len();
-    loop {
-        let start = rfind_byte(&src[..end], b'\n').map_or(0, |i| i + 1);
-        if src.get(start) == Some(&first) && start < end {
-            return Some(start);
+    while let Some(i) = rfind_byte(&src[..end], first) {
+        if i == 0 || src[i - 1] == b'\n' {
+            return Some(i);
         }
-        if start == 0 {
-            return None;
-        }
-        end = start - 1;
+        end = i;
     }
+    None
 }
 
 #[cfg(target_os = "linux")]

@@ -310,6 +310,16 @@ impl Bytecode {
 }
 
 /// Encodes `m` like [`write_bytecode_with`], without assembling the bytes.
+/// From this many ops on, [`encode_bytecode`] runs its read-only checks
+/// on a second thread: below it, the thread costs more than it saves.
+const PARALLEL_WRITE_MIN_OPS: usize = 4096;
+
+/// A scoped thread's result, its panic passed on.
+fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    h.join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
 pub fn encode_bytecode(
     m: &Module,
     opts: &WriteOptions,
@@ -325,20 +335,57 @@ pub fn encode_bytecode(
     if opts.producer.as_bytes().contains(&0) {
         return Err(WriteError::new("the producer string must not contain NUL"));
     }
-    check_resources(m)?;
-    check_region_depth(m)?;
-    let hooks = dialect_hooks::WriteHooks::new(dialects, &opts.dialect_versions)?;
-    let mut num = Numbering::run(m, version, registry, &hooks)?;
-    check_value_scopes(m, &num.isolated)?;
+    let checks = || check_resources(m).and_then(|()| check_region_depth(m));
+    let hooks = match dialect_hooks::WriteHooks::new(dialects, &opts.dialect_versions) {
+        Ok(h) => h,
+        Err(e) => {
+            checks()?;
+            return Err(e);
+        }
+    };
+    // Checks that only read the module run beside the numbering and the
+    // table's encoding on a large module (SPEC.md §6.10.7); errors are
+    // reported in the order of a one-thread write.
+    let beside = m.ops.len() >= PARALLEL_WRITE_MIN_OPS;
+    let (checked, num) = if beside {
+        std::thread::scope(|s| {
+            let checked = s.spawn(checks);
+            let num = Numbering::run(m, version, registry, &hooks);
+            (join(checked), num)
+        })
+    } else {
+        (checks(), Numbering::run(m, version, registry, &hooks))
+    };
+    checked?;
+    let mut num = num?;
     let mut strings = Strings::default();
-    let dialect = sections::dialect_section(&num, &mut strings);
-    let (at_offsets, at_data) = sections::attr_type_sections(&mut num, &mut strings)?;
+    let scopes_and_orders = || check_value_scopes(m, &num.isolated).map(|()| UseListOrders::new(m));
+    let (use_lists, dialect, at_sections) = if beside {
+        let isolated = num.isolated.clone();
+        std::thread::scope(|s| {
+            let other =
+                s.spawn(|| check_value_scopes(m, &isolated).map(|()| UseListOrders::new(m)));
+            let dialect = sections::dialect_section(&num, &mut strings);
+            let at = sections::attr_type_sections(&mut num, &mut strings);
+            (join(other), dialect, at)
+        })
+    } else {
+        let use_lists = scopes_and_orders();
+        let dialect = sections::dialect_section(&num, &mut strings);
+        (
+            use_lists,
+            dialect,
+            sections::attr_type_sections(&mut num, &mut strings),
+        )
+    };
+    let use_lists = use_lists?;
+    let (at_offsets, at_data) = at_sections?;
     let (ir, props) = {
         let mut w = IrWriter {
             num: &mut num,
             strings: &mut strings,
             props: PropertiesTable::default(),
-            use_lists: UseListOrders::new(m),
+            use_lists,
         };
         let ir = w.section()?;
         (ir, w.props)
@@ -430,6 +477,75 @@ mod tests {
             e.to_string(),
             "error: unsupported version requested 7, must be in range [0, 6]"
         );
+    }
+
+    /// `n` ops `t.a` (one `i32` result each) in `module {}`, then an op
+    /// with a region whose op defines a value, and a last op that uses
+    /// that value from outside the region: a value-scope error.
+    fn scope_error_module(n: usize) -> Module {
+        let mut m = empty_module();
+        let top = m.top.unwrap();
+        let block = m.region(m.op(top).regions()[0]).blocks[0];
+        let empty = m.ctx.intern_attr(AttrData::Dictionary(Vec::new()));
+        let loc = m.ctx.intern_attr(AttrData::UnknownLoc);
+        let i32t = m.ctx.intern_type(TypeData::Integer {
+            width: 32,
+            signedness: rmlir_format::Signedness::Signless,
+        });
+        let a = m.op_names.intern(b"t.a");
+        for _ in 0..n {
+            let op = m.new_op(a, &[], &[i32t], vec![], None, empty, vec![], loc);
+            m.push_op(block, op);
+        }
+        let r = m.new_region();
+        let inner_block = m.new_block();
+        m.push_block(r, inner_block);
+        let inner = m.new_op(a, &[], &[i32t], vec![], None, empty, vec![], loc);
+        m.push_op(inner_block, inner);
+        let hidden = m.op(inner).results().next().unwrap();
+        let holder = m.op_names.intern(b"t.holder");
+        let h = m.new_op(holder, &[], &[], vec![], None, empty, vec![r], loc);
+        m.push_op(block, h);
+        let user = m.op_names.intern(b"t.use");
+        let u = m.new_op(user, &[hidden], &[], vec![], None, empty, vec![], loc);
+        m.push_op(block, u);
+        m
+    }
+
+    /// A module large enough for the checks to run beside the numbering
+    /// (§6.10.7) reports what a small one reports, and the first check's
+    /// error where two checks fail.
+    #[test]
+    fn checks_beside_the_numbering_report_in_order() {
+        let small = scope_error_module(3);
+        let large = scope_error_module(PARALLEL_WRITE_MIN_OPS + 10);
+        assert!(large.ops.len() >= PARALLEL_WRITE_MIN_OPS);
+        let err = |m: &Module| {
+            write_bytecode(m, &WriteOptions::default())
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err(&small).contains("not visible here"), "{}", err(&small));
+        assert_eq!(err(&small), err(&large));
+        // A resource error comes before the scope error (and before the
+        // numbering's), on both paths.
+        for mut m in [small, large] {
+            m.resources.dialect.push(ResourceGroup {
+                name: b"foo"[..].into(),
+                entries: vec![(b"k"[..].into(), ResourceValue::Bool(true))],
+            });
+            let bad = m.op_names.intern(b"t.bad.");
+            let top = m.top.unwrap();
+            let block = m.region(m.op(top).regions()[0]).blocks[0];
+            let (empty, loc) = (m.op(top).attributes, m.op(top).loc);
+            let op = m.new_op(bad, &[], &[], vec![], None, empty, vec![], loc);
+            m.push_op(block, op);
+            assert!(
+                err(&m).contains("only builtin dialect resources"),
+                "{}",
+                err(&m)
+            );
+        }
     }
 
     /// Properties of an unregistered op need v5: older versions refuse
