@@ -113,7 +113,13 @@ impl<T: Hash + Eq> Interner<T> {
         let cap = (want.saturating_mul(10) / 7 + 1)
             .next_power_of_two()
             .max(16);
-        let mut slots = vec![EMPTY; cap];
+        // Written out, not `vec![EMPTY; cap]`: a zeroed allocation maps
+        // the shared zero page where a probe reads first, and the write
+        // after it then faults again and, with a second thread in the
+        // process, makes the kernel flush the other core's TLB (a third of
+        // the slot writes' cost in `decode`, SPEC.md §2.1).
+        let mut slots = Vec::with_capacity(cap);
+        slots.resize(cap, EMPTY);
         for &s in self.slots.iter().filter(|&&s| s != EMPTY) {
             place(&mut slots, s);
         }

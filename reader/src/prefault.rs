@@ -39,6 +39,18 @@ pub(crate) fn populate_in_background(ranges: Vec<Range<usize>>) {
         });
 }
 
+/// Faults in `ranges` on this thread, now: for tables that were
+/// allocated zeroed and are about to be read before they are written
+/// (a read maps the shared zero page, and the write after it faults again
+/// and, once other threads run, flushes their cores' TLBs).
+pub(crate) fn populate_now(ranges: impl IntoIterator<Item = Range<usize>>) {
+    for r in ranges {
+        if !populate(r) {
+            return;
+        }
+    }
+}
+
 /// Populates the whole pages inside `r`; false if the kernel refused
 /// (an older kernel without the advice, or another platform).
 #[cfg(target_os = "linux")]

@@ -288,6 +288,20 @@ pub struct AttrTypeTable<'a> {
 }
 
 impl AttrTypeTable<'_> {
+    /// The address ranges of the decoded-entry caches, for
+    /// [`crate::prefault::populate_now`]. Addresses only.
+    pub(super) fn cache_ranges(&self) -> [std::ops::Range<usize>; 3] {
+        fn range<T>(v: &[T]) -> std::ops::Range<usize> {
+            let start = v.as_ptr() as usize;
+            start..start + std::mem::size_of_val(v)
+        }
+        [
+            range(&self.attr_cache),
+            range(&self.location_bits),
+            range(&self.type_cache),
+        ]
+    }
+
     fn mark_location(&mut self, idx: usize) {
         if let Some(w) = self.location_bits.get_mut(idx / 64) {
             *w |= 1 << (idx % 64);

@@ -437,6 +437,10 @@ impl<'a> BytecodeReader<'a> {
 
     fn reserve_and_predecode(&mut self, threads: usize, run: usize, min_entries: usize) {
         let (attrs, types) = (self.table.attrs.len(), self.table.types.len());
+        // The decoded-entry caches are read before they are written, entry
+        // by entry: their pages are made present now, before other threads
+        // start (SPEC.md §6.6.1).
+        crate::prefault::populate_now(self.table.cache_ranges());
         self.module.ctx.reserve(attrs, types);
         crate::prefault::populate_in_background(self.module.ctx.unwritten_reserve());
         self.predecode_file_locations(threads, run, min_entries);
