@@ -932,6 +932,9 @@ fn apf_to_string(
     out
 }
 
+/// 10^19, the largest power of ten below 2^64.
+const TEN_19: u128 = 10_000_000_000_000_000_000;
+
 /// The decimal digits (most significant first) of the exact integer
 /// `sig × 2^exp` (or `sig × 5^-exp` with decimal exponent `exp` when
 /// `exp < 0`), and its decimal exponent, after `APFloat::toString`'s first
@@ -957,10 +960,31 @@ fn reduced_digits(sig: u128, exp: i64, fp: i64) -> (Vec<u8>, i64) {
             n /= 10u128.pow(tens as u32);
         }
         let mut digits = Vec::with_capacity(40);
+        // What is left is mostly `fp` or a few more digits, which fit in
+        // 64 bits: dividing those is a multiply, where a 128-bit division
+        // is a library call.
+        let mut low = match u64::try_from(n) {
+            Ok(low) => low,
+            Err(_) => {
+                let (high, low) = (n / TEN_19, (n % TEN_19) as u64);
+                let mut high = high;
+                let mut low = low;
+                for _ in 0..19 {
+                    digits.push((low % 10) as u8);
+                    low /= 10;
+                }
+                while high != 0 {
+                    digits.push((high % 10) as u8);
+                    high /= 10;
+                }
+                digits.reverse();
+                return (digits, dec_exp);
+            }
+        };
         loop {
-            digits.push((n % 10) as u8);
-            n /= 10;
-            if n == 0 {
+            digits.push((low % 10) as u8);
+            low /= 10;
+            if low == 0 {
                 break;
             }
         }
@@ -1012,10 +1036,15 @@ pub fn format_mlir_float(kind: FloatKind, bits: u128) -> String {
     let s = kind.sem();
     let v = decode(s, bits);
     if matches!(v.class, Class::Zero | Class::Finite) {
-        let short = apf_to_string(s, &v, 6, 0, false);
-        if reads_back_exactly(kind, bits, &short)
-            .unwrap_or_else(|| apfloat_from_string(s, &short).is_some_and(|b| b.bitwise_eq(&v)))
-        {
+        let short = if shortest_needs_more_than(kind, bits, 6) {
+            None
+        } else {
+            Some(apf_to_string(s, &v, 6, 0, false))
+        };
+        if let Some(short) = short.filter(|short| {
+            reads_back_exactly(kind, bits, short)
+                .unwrap_or_else(|| apfloat_from_string(s, short).is_some_and(|b| b.bitwise_eq(&v)))
+        }) {
             return short;
         }
         let full = apf_to_string(s, &v, 0, 3, true);
@@ -1024,6 +1053,42 @@ pub fn format_mlir_float(kind: FloatKind, bits: u128) -> String {
         }
     }
     format!("0x{:X}", encode(s, &v))
+}
+
+/// Whether every decimal that reads back as `bits` has more than `n`
+/// significant digits, for the kinds Rust formats (IEEE single and double):
+/// Rust prints the shortest decimal that reads back, so when that has more
+/// than `n` digits no `n`-digit form can read back, and `printFloatValue`'s
+/// short form is sure to be refused without being built and parsed (most
+/// values of a dense constant).
+fn shortest_needs_more_than(kind: FloatKind, bits: u128, n: usize) -> bool {
+    use std::fmt::Write;
+    struct Digits {
+        count: usize,
+        in_exponent: bool,
+    }
+    impl Write for Digits {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            for c in s.bytes() {
+                match c {
+                    b'e' => self.in_exponent = true,
+                    b'0'..=b'9' if !self.in_exponent => self.count += 1,
+                    _ => {}
+                }
+            }
+            Ok(())
+        }
+    }
+    let mut d = Digits {
+        count: 0,
+        in_exponent: false,
+    };
+    let written = match kind {
+        FloatKind::F32 => write!(d, "{:e}", f32::from_bits(bits as u32)),
+        FloatKind::F64 => write!(d, "{:e}", f64::from_bits(bits as u64)),
+        _ => return false,
+    };
+    written.is_ok() && d.count > n
 }
 
 /// Whether `text` reads back as `bits`, for the kinds where Rust's own
@@ -1203,6 +1268,38 @@ mod tests {
     /// The `u128` path of `reduced_digits` gives the digits of the big
     /// integer path: on random significands and exponents around the
     /// point where the integer stops fitting.
+    /// The short form is skipped only where it could not read back: for
+    /// random single and double bit patterns (subnormals, huge and tiny
+    /// exponents included), whenever the shortest decimal has more than 6
+    /// digits, the 6-digit form does not read back.
+    #[test]
+    fn skipped_short_forms_never_read_back() {
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
+        let mut skipped = 0;
+        for i in 0..60_000 {
+            let (kind, bits) = if i % 2 == 0 {
+                (FloatKind::F32, u128::from(next() as u32))
+            } else {
+                (FloatKind::F64, u128::from(next()))
+            };
+            let s = kind.sem();
+            let v = decode(s, bits);
+            if !matches!(v.class, Class::Finite) {
+                continue;
+            }
+            if shortest_needs_more_than(kind, bits, 6) {
+                skipped += 1;
+                let short = apf_to_string(s, &v, 6, 0, false);
+                assert_eq!(
+                    reads_back_exactly(kind, bits, &short),
+                    Some(false),
+                    "{kind:?} {bits:#x}: {short}"
+                );
+            }
+        }
+        assert!(skipped > 50_000, "only {skipped} skipped");
+    }
+
     #[test]
     fn reduced_digits_small_and_big_agree() {
         let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
@@ -1211,7 +1308,8 @@ mod tests {
             let r = next();
             let sig = (r >> (r % 40)) as u128 | 1;
             let exp = (next() % 200) as i64 - 120;
-            let fp = if i % 2 == 0 { 6 } else { 17 };
+            // 21 digits leave more than 64 bits after the first reduction.
+            let fp = [6, 17, 21][i % 3];
             let fits = if exp > 0 {
                 i64::from(sig.leading_zeros()) > exp
             } else {
