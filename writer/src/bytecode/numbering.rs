@@ -11,7 +11,7 @@ use super::interner::{AttrRef, AttrSpace};
 use super::properties::{self, OpProps};
 use super::WriteError;
 use rmlir_format::fasthash::FastMap as HashMap;
-use rmlir_format::op_registry::OpRegistry;
+use rmlir_format::op_registry::{OpInfo, OpRegistry};
 use rmlir_format::*;
 use std::rc::Rc;
 
@@ -56,6 +56,9 @@ pub struct Numbering<'m> {
     pub region_counts: HashMap<RegionId, (u32, u32)>,
     /// Per op with regions: whether its regions are isolated.
     pub isolated: Vec<bool>,
+    /// Each op name's registry entry, looked up once (by `OpNameId`): the
+    /// numbering and the IR section ask for it per op.
+    pub op_infos: Vec<Option<&'static OpInfo>>,
     /// Builtin resource keys in first-reference order.
     pub resource_refs: Vec<Bytes>,
     /// Resource handle numbers by key (after `finish`).
@@ -98,6 +101,9 @@ impl<'m> Numbering<'m> {
             block_index: vec![UNSET; m.blocks.len()],
             region_counts: HashMap::default(),
             isolated: compute_isolation(m, top, registry),
+            op_infos: (0..m.op_names.len() as u32)
+                .map(|i| registry.get(m.op_names.get(OpNameId(i))))
+                .collect(),
             resource_refs: Vec::new(),
             resource_ids: HashMap::default(),
             custom_attrs: HashMap::default(),
@@ -193,8 +199,8 @@ impl<'m> Numbering<'m> {
             Ok(None) => {}
             Err(e) => self.fail(e),
         }
-        let hooked = self.registry.get(m.op_name(op)).is_none()
-            && self.hooks.handles_properties(m.op_name(op));
+        let info = self.op_infos[o.name.index()];
+        let hooked = info.is_none() && self.hooks.handles_properties(m.op_name(op));
         if hooked && self.version >= rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES {
             match self
                 .hooks
@@ -208,7 +214,7 @@ impl<'m> Numbering<'m> {
                 None => {}
             }
         } else if self.version >= rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES {
-            match properties::classify(self.registry, m, op) {
+            match properties::classify(info, m, op) {
                 Ok(OpProps::None) => {}
                 Ok(OpProps::Unregistered(a)) => self.number_attr(a),
                 Ok(OpProps::Ods { info, entries }) => {

@@ -46,12 +46,12 @@ fn entries_of(m: &Module, op: OpId) -> Result<&[(Bytes, AttrId)], WriteError> {
 }
 
 pub fn classify<'m>(
-    registry: &'static OpRegistry,
+    info: Option<&'static OpInfo>,
     m: &'m Module,
     op: OpId,
 ) -> Result<OpProps<'m>, WriteError> {
     let o = m.op(op);
-    let Some(info) = registry.get(m.op_name(op)) else {
+    let Some(info) = info else {
         return Ok(match o.properties {
             Some(p) => OpProps::Unregistered(p),
             None => OpProps::None,

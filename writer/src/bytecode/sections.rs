@@ -486,7 +486,8 @@ impl IrWriter<'_, '_> {
     fn properties(&mut self, op: OpId) -> Result<Option<u64>, WriteError> {
         let m = self.num.m;
         let mut payload = Encoder::new();
-        if self.num.registry.get(m.op_name(op)).is_none() {
+        let info = self.num.op_infos[m.op(op).name.index()];
+        if info.is_none() {
             if let Some(c) =
                 self.num
                     .hooks
@@ -502,7 +503,7 @@ impl IrWriter<'_, '_> {
                 return Ok(Some(self.props.emit(payload.bytes)));
             }
         }
-        match properties::classify(self.num.registry, m, op)? {
+        match properties::classify(info, m, op)? {
             OpProps::None => return Ok(None),
             OpProps::Unregistered(a) => payload.varint(self.num.attr_idx(a)),
             OpProps::Ods { info, entries } => {
