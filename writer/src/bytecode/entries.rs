@@ -171,13 +171,13 @@ pub fn write_attr<S: Sink>(s: &mut S, ctx: &Context, d: &AttrData, raw: bool) {
         }
         AttrData::FileLineCol { file, line, col } => {
             s.varint(acode::FILE_LINE_COL_LOC);
-            s.attr(AttrRef::Str(file));
+            s.attr(AttrRef::File(file));
             s.varint(u64::from(*line));
             s.varint(u64::from(*col));
         }
         AttrData::FileLineColRange(r) => {
             s.varint(acode::FILE_LINE_COL_RANGE);
-            s.attr(AttrRef::Str(&r.file));
+            s.attr(AttrRef::File(&r.file));
             let sl = r.start_line;
             let sc = r.start_col.unwrap_or(0);
             let el = r.end_line.unwrap_or(sl);

@@ -17,6 +17,9 @@ pub enum AttrRef<'a> {
     Id(AttrId),
     /// `StringAttr` without a type.
     Str(&'a [u8]),
+    /// A location's file name: a `StringAttr`, found by the shared name's
+    /// address once it has been found by its bytes.
+    File(&'a FileName),
     /// `FlatSymbolRefAttr`.
     FlatSymbol(&'a [u8]),
     /// The identity `AffineMapAttr` of this many dimensions.
@@ -41,6 +44,11 @@ pub struct AttrSpace<'m> {
     /// `resolve` of `AttrRef::Str` by the bytes, without building the
     /// attribute: every dictionary key and file name goes through it.
     strs: HashMap<Box<[u8]>, AttrId>,
+    /// File names by address, each holding its name alive (so the address
+    /// cannot be reused for other bytes): a module's hundreds of thousands
+    /// of locations share a few names, which are then not hashed or
+    /// compared byte by byte at each location, twice (numbering, writing).
+    files: HashMap<usize, (FileName, AttrId)>,
 }
 
 impl<'m> AttrSpace<'m> {
@@ -55,6 +63,7 @@ impl<'m> AttrSpace<'m> {
             local_type_index: HashMap::default(),
             raw_dense: Default::default(),
             strs: HashMap::default(),
+            files: HashMap::default(),
         }
     }
 
@@ -146,6 +155,15 @@ impl<'m> AttrSpace<'m> {
                     ty: None,
                 });
                 self.strs.insert(s.into(), id);
+                id
+            }
+            AttrRef::File(f) => {
+                let at = f.as_ptr() as usize;
+                if let Some((_, id)) = self.files.get(&at) {
+                    return *id;
+                }
+                let id = self.resolve(AttrRef::Str(f));
+                self.files.insert(at, (f.clone(), id));
                 id
             }
             AttrRef::FlatSymbol(s) => self.intern(AttrData::SymbolRef {
