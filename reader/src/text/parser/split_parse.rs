@@ -112,8 +112,9 @@ pub fn parse_module_split_at<'a>(
 
 /// The first thread's share of the ops and definitions: it also merges,
 /// and the definitions after the op (the second thread's) parse faster
-/// per byte than ops.
-const FIRST_SHARE: f64 = 0.47;
+/// per byte than ops. Measured on the 50 MB module (A/B medians of 9):
+/// 0.40 660 ms, 0.42 647, 0.45 621, 0.47 630, 0.50 652, 0.53 669.
+const FIRST_SHARE: f64 = 0.45;
 
 /// A stack for the second thread as deep as the limits let the parser
 /// recurse: the default limits fit in 2 MiB (`tests/deep_nesting.rs`).
