@@ -112,24 +112,57 @@ impl Names {
 /// formatting machinery (value names and location numbers are printed a
 /// million times in a large module).
 pub fn push_uint(out: &mut String, mut n: u64) {
+    // Two digits per division: line and column numbers, value and alias
+    // numbers are printed for nearly every op.
+    const PAIRS: &[u8; 200] = b"\
+        0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
     let mut buf = [0u8; 20];
     let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+    while n >= 100 {
+        let k = (n % 100) as usize * 2;
+        n /= 100;
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&PAIRS[k..k + 2]);
     }
-    out.push_str(std::str::from_utf8(&buf[i..]).expect("ASCII digits"));
+    if n >= 10 {
+        let k = n as usize * 2;
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&PAIRS[k..k + 2]);
+    } else {
+        i -= 1;
+        buf[i] = b'0' + n as u8;
+    }
+    // SAFETY: `buf[i..]` holds ASCII digits only, so the string stays
+    // valid UTF-8.
+    unsafe { out.as_mut_vec() }.extend_from_slice(&buf[i..]);
 }
 
 #[cfg(test)]
 mod push_uint_tests {
     #[test]
     fn like_format() {
-        for n in [0u64, 7, 10, 99, 100, 12345, u32::MAX as u64, u64::MAX] {
+        for n in [
+            0u64,
+            7,
+            9,
+            10,
+            11,
+            99,
+            100,
+            101,
+            999,
+            1000,
+            12345,
+            u32::MAX as u64,
+            u64::MAX,
+        ]
+        .into_iter()
+        .chain((0..5000).map(|k| k * 7919))
+        {
             let mut s = String::from("x");
             super::push_uint(&mut s, n);
             assert_eq!(s, format!("x{n}"));
