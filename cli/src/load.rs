@@ -61,7 +61,7 @@ impl Layouts {
 pub fn load(inp: &Input, layouts: Layouts, progress: &mut Progress) -> Result<Loaded, String> {
     if !inp.is_bytecode() {
         progress.phase("parsing text");
-        let module = rmlir_reader::parse_module_releasing(
+        let module = rmlir_reader::parse_module_releasing_deferred(
             inp.data(),
             &inp.name,
             rmlir_reader::Limits::default(),

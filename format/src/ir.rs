@@ -245,6 +245,11 @@ pub struct Module {
     /// by the bytecode writer (v3+); an entry that no longer matches the
     /// value's uses (after the IR was edited) is ignored.
     pub use_list_orders: HashMap<ValueId, Vec<u32>>,
+    /// Set by a text parse that left its use-list orders to be derived
+    /// when they are needed (SPEC.md §2.8): the operand slots that named
+    /// their value before its definition. While set, `use_list_orders`
+    /// is empty and [`Module::text_use_list_orders`] gives the orders.
+    pub text_forward_uses: Option<Box<crate::fasthash::FastSet<(OpId, u32)>>>,
     /// Dialect version payloads of the file this module was read from, as
     /// bytes (SPEC.md §9): written back unchanged for dialects without a
     /// hook; a hooked dialect writes its own version instead.
@@ -604,6 +609,25 @@ impl Module {
                     .map(|(v, order)| (value(v), order)),
             );
         });
+    }
+
+    /// The use-list orders of a text parse that left them to be derived
+    /// ([`Module::text_forward_uses`]), or `None` when the module has
+    /// them in `use_list_orders`.
+    pub fn text_use_list_orders(&self) -> Option<HashMap<ValueId, Vec<u32>>> {
+        let forward = self.text_forward_uses.as_ref()?;
+        Some(crate::use_lists::text_parser_orders(self, |op, i| {
+            !forward.is_empty() && forward.contains(&(op, i))
+        }))
+    }
+
+    /// Derives the use-list orders a text parse left pending into
+    /// `use_list_orders`.
+    pub fn settle_use_list_orders(&mut self) {
+        if let Some(orders) = self.text_use_list_orders() {
+            self.use_list_orders = orders;
+            self.text_forward_uses = None;
+        }
     }
 
     /// The number of operations reachable from the top-level operation.

@@ -129,3 +129,82 @@ fn invalid_orders_are_rejected() {
         "{err}"
     );
 }
+
+/// A parse that leaves its orders pending (`parse_module_releasing_deferred`,
+/// what the command line uses) writes the bytes a settled parse writes, on
+/// the fixture (at every version with orders) and on every corpus text
+/// file; its pending orders are the settled ones.
+#[test]
+fn deferred_orders_write_the_same_bytes() {
+    let parse = |text: &[u8]| {
+        let settled = rmlir_reader::parse_module(text, "in.mlir");
+        let deferred = rmlir_reader::parse_module_releasing_deferred(
+            text,
+            "in.mlir",
+            rmlir_reader::Limits::default(),
+            &|_| {},
+        );
+        (settled, deferred)
+    };
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/use_lists.mlir");
+    let text = std::fs::read(&fixture).unwrap();
+    let (settled, deferred) = parse(&text);
+    let (settled, deferred) = (settled.unwrap(), deferred.unwrap());
+    assert!(deferred.use_list_orders.is_empty());
+    assert_eq!(
+        deferred.text_use_list_orders().as_ref(),
+        Some(&settled.use_list_orders)
+    );
+    for version in 3..=6 {
+        let opts = WriteOptions {
+            version,
+            ..Default::default()
+        };
+        assert_eq!(
+            write_bytecode(&settled, &opts).unwrap(),
+            write_bytecode(&deferred, &opts).unwrap(),
+            "v{version}"
+        );
+    }
+    let (mut files, mut with_orders) = (0, 0);
+    for case in rmlir_tests::case_dirs("cases") {
+        let Ok(text) = std::fs::read(case.join("generic.mlir")) else {
+            continue;
+        };
+        let (Ok(settled), Ok(deferred)) = parse(&text) else {
+            continue;
+        };
+        files += 1;
+        with_orders += usize::from(!settled.use_list_orders.is_empty());
+        let opts = WriteOptions::default();
+        assert_eq!(
+            write_bytecode(&settled, &opts).map_err(|e| e.to_string()),
+            write_bytecode(&deferred, &opts).map_err(|e| e.to_string()),
+            "{}",
+            case.display()
+        );
+    }
+    // Large enough for the writer to derive the orders beside its
+    // numbering (SPEC.md §6.10.7): forward references in 3,000 regions.
+    let mut big = String::from("\"builtin.module\"() ({\n");
+    for _ in 0..3000 {
+        big.push_str(
+            "  \"t.g\"() ({\n    %0 = \"t.use\"(%1, %1) : (i32, i32) -> i32\n    \
+             %1 = \"t.def\"() : () -> i32\n    \"t.use2\"(%1, %0) : (i32, i32) -> ()\n  \
+             }) : () -> ()\n",
+        );
+    }
+    big.push_str("}) : () -> ()\n");
+    let (settled, deferred) = parse(big.as_bytes());
+    let (settled, deferred) = (settled.unwrap(), deferred.unwrap());
+    assert!(settled.ops.len() >= 4096 && !settled.use_list_orders.is_empty());
+    assert_eq!(
+        write_bytecode(&settled, &WriteOptions::default()).unwrap(),
+        write_bytecode(&deferred, &WriteOptions::default()).unwrap()
+    );
+    println!("{files} corpus files written alike, {with_orders} with use-list orders");
+    assert!(
+        files > 5000 && with_orders > 50,
+        "{files} files, {with_orders} with orders"
+    );
+}

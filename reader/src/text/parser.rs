@@ -19,6 +19,7 @@ mod dense_parser;
 mod split_parse;
 mod type_parser;
 
+use split_parse::FIRST_SHARE as FIRST_SHARE_DEFAULT;
 pub use split_parse::{
     parse_module_split, parse_module_split_at, SplitReport, PARALLEL_TEXT_MIN_BYTES,
 };
@@ -81,6 +82,7 @@ pub fn parse_module_with_limits(src: &[u8], file_name: &str, limits: Limits) -> 
     }
     let mut p = Parser::new(src, file_name, limits);
     p.parse_top_level()?;
+    p.m.settle_use_list_orders();
     Ok(p.m)
 }
 
@@ -104,8 +106,31 @@ pub fn parse_module_releasing(
     limits: Limits,
     release: &(dyn Fn(std::ops::Range<usize>) + Sync),
 ) -> Result<Module> {
+    let mut m = parse_module_releasing_deferred(src, file_name, limits, release)?;
+    m.settle_use_list_orders();
+    Ok(m)
+}
+
+/// [`parse_module_releasing`] that leaves the use-list orders to be
+/// derived when they are needed ([`Module::text_forward_uses`], SPEC.md
+/// §2.8): printing never needs them, and the bytecode writer derives them
+/// beside its numbering (§6.10.7). They are a walk of the whole module
+/// after the parse.
+pub fn parse_module_releasing_deferred(
+    src: &[u8],
+    file_name: &str,
+    limits: Limits,
+    release: &(dyn Fn(std::ops::Range<usize>) + Sync),
+) -> Result<Module> {
     if split_pays(src) {
-        return parse_module_split(src, file_name, limits, Some(release)).0;
+        return split_parse::parse_split(
+            src,
+            file_name,
+            limits,
+            Some(release),
+            FIRST_SHARE_DEFAULT,
+        )
+        .0;
     }
     let mut p = Parser::new(src, file_name, limits);
     p.release = Some(Release::new(release, 0));
@@ -564,10 +589,9 @@ impl<'a> Parser<'a> {
             col: 0,
         });
         self.m.set_top_level(top_region, top_block, loc);
-        let forward = std::mem::take(&mut self.forward_uses);
-        self.m.use_list_orders = rmlir_format::use_lists::text_parser_orders(&self.m, |op, i| {
-            !forward.is_empty() && forward.contains(&(op, i))
-        });
+        // The orders are derived by the entry points (or, deferred, by
+        // whoever needs them: SPEC.md §2.8).
+        self.m.text_forward_uses = Some(Box::new(std::mem::take(&mut self.forward_uses)));
         Ok(())
     }
 

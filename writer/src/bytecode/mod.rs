@@ -347,38 +347,43 @@ pub fn encode_bytecode(
     // table's encoding on a large module (SPEC.md §6.10.7); errors are
     // reported in the order of a one-thread write.
     let beside = m.ops.len() >= PARALLEL_WRITE_MIN_OPS;
-    let (checked, num) = if beside {
+    // The use-list orders (derived here for a text parse that left them
+    // pending) only read the module too.
+    let (checked, use_lists, num) = if beside {
         std::thread::scope(|s| {
-            let checked = s.spawn(checks);
+            let checked = s.spawn(|| (checks(), UseListOrders::new(m)));
             let num = Numbering::run(m, version, registry, &hooks);
-            (join(checked), num)
+            let (checked, use_lists) = join(checked);
+            (checked, use_lists, num)
         })
     } else {
-        (checks(), Numbering::run(m, version, registry, &hooks))
+        (
+            checks(),
+            UseListOrders::new(m),
+            Numbering::run(m, version, registry, &hooks),
+        )
     };
     checked?;
     let mut num = num?;
     let mut strings = Strings::default();
-    let scopes_and_orders = || check_value_scopes(m, &num.isolated).map(|()| UseListOrders::new(m));
-    let (use_lists, dialect, at_sections) = if beside {
+    let (scopes, dialect, at_sections) = if beside {
         let isolated = num.isolated.clone();
         std::thread::scope(|s| {
-            let other =
-                s.spawn(|| check_value_scopes(m, &isolated).map(|()| UseListOrders::new(m)));
+            let scopes = s.spawn(|| check_value_scopes(m, &isolated));
             let dialect = sections::dialect_section(&num, &mut strings);
             let at = sections::attr_type_sections(&mut num, &mut strings);
-            (join(other), dialect, at)
+            (join(scopes), dialect, at)
         })
     } else {
-        let use_lists = scopes_and_orders();
+        let scopes = check_value_scopes(m, &num.isolated);
         let dialect = sections::dialect_section(&num, &mut strings);
         (
-            use_lists,
+            scopes,
             dialect,
             sections::attr_type_sections(&mut num, &mut strings),
         )
     };
-    let use_lists = use_lists?;
+    scopes?;
     let (at_offsets, at_data) = at_sections?;
     let (ir, props) = {
         let mut w = IrWriter {

@@ -6,24 +6,30 @@ use super::encoder::Encoder;
 use rmlir_format::fasthash::FastMap;
 use rmlir_format::use_lists::{is_identity, use_counts};
 use rmlir_format::{Module, ValueId};
+use std::borrow::Cow;
 
 /// The orders worth writing: entries of [`Module::use_list_orders`] that
 /// still describe a permutation of their value's current uses.
 pub struct UseListOrders<'m> {
-    m: &'m Module,
+    /// The module's orders, or those derived for a text parse that left
+    /// them pending ([`Module::text_forward_uses`]).
+    orders: Cow<'m, FastMap<ValueId, Vec<u32>>>,
     /// Uses of each value that has an order (by the live ops).
     uses: Option<FastMap<ValueId, usize>>,
 }
 
 impl<'m> UseListOrders<'m> {
     pub fn new(m: &'m Module) -> Self {
-        let uses = (!m.use_list_orders.is_empty())
-            .then(|| use_counts(m, m.use_list_orders.keys().copied()));
-        UseListOrders { m, uses }
+        let orders = match m.text_use_list_orders() {
+            Some(derived) => Cow::Owned(derived),
+            None => Cow::Borrowed(&m.use_list_orders),
+        };
+        let uses = (!orders.is_empty()).then(|| use_counts(m, orders.keys().copied()));
+        UseListOrders { orders, uses }
     }
 
-    fn order(&self, v: ValueId) -> Option<&'m [u32]> {
-        let order = self.m.use_list_orders.get(&v)?;
+    fn order(&self, v: ValueId) -> Option<&[u32]> {
+        let order = self.orders.get(&v)?;
         let n = *self.uses.as_ref()?.get(&v)?;
         let valid =
             n >= 2 && !is_identity(order) && rmlir_format::use_lists::is_permutation(order, n);

@@ -88,6 +88,22 @@ pub fn parse_module_split_at<'a>(
     release: Option<&'a (dyn Fn(std::ops::Range<usize>) + Sync)>,
     first_share: f64,
 ) -> (Result<Module>, SplitReport) {
+    let (mut r, report) = parse_split(src, file_name, limits, release, first_share);
+    if let Ok(m) = &mut r {
+        m.settle_use_list_orders();
+    }
+    (r, report)
+}
+
+/// [`parse_module_split_at`], the use-list orders left pending
+/// ([`Module::text_forward_uses`]).
+pub(super) fn parse_split<'a>(
+    src: &'a [u8],
+    file_name: &'a str,
+    limits: Limits,
+    release: Option<&'a (dyn Fn(std::ops::Range<usize>) + Sync)>,
+    first_share: f64,
+) -> (Result<Module>, SplitReport) {
     let mut report = SplitReport::default();
     if let Some(plan) = crate::text::split_plan::find(src, first_share) {
         let mut p = Parser::new(src, file_name, limits);
@@ -114,7 +130,7 @@ pub fn parse_module_split_at<'a>(
 /// and the definitions after the op (the second thread's) parse faster
 /// per byte than ops. Measured on the 50 MB module (A/B medians of 9):
 /// 0.40 660 ms, 0.42 647, 0.45 621, 0.47 630, 0.50 652, 0.53 669.
-const FIRST_SHARE: f64 = 0.45;
+pub(super) const FIRST_SHARE: f64 = 0.45;
 
 /// A stack for the second thread as deep as the limits let the parser
 /// recurse: the default limits fit in 2 MiB (`tests/deep_nesting.rs`).
