@@ -104,7 +104,8 @@ impl<'a> Parser<'a> {
             };
             match &inner {
                 None => inner = Some(shape),
-                Some(s) if *s != shape => {
+                // Scalars (empty shapes) compare without a call.
+                Some(s) if s.len() != shape.len() || (!s.is_empty() && *s != shape) => {
                     return p.err_at(
                         open,
                         "tensor literal is invalid; ranks are not consistent between elements",
@@ -461,4 +462,28 @@ fn join_dims(shape: &[i64]) -> String {
         .map(|d| d.to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    /// Nested literal lists must agree in shape, whether they differ in
+    /// rank or in size (mlir-opt 22 reports each of these four with the
+    /// same message); scalars (empty shapes) always agree.
+    #[test]
+    fn inconsistent_nested_shapes_are_rejected() {
+        let parse = |lit: &str| {
+            let src = format!("\"t.c\"() {{v = dense<{lit}> : tensor<2x2xi32>}} : () -> ()\n");
+            crate::parse_module(src.as_bytes(), "d.mlir").map_err(|e| e.to_string())
+        };
+        assert!(parse("[[1, 2], [3, 4]]").is_ok());
+        for bad in [
+            "[[1, 2], 3]",
+            "[1, [2, 3]]",
+            "[[1, 2], [3]]",
+            "[[[1]], [2]]",
+        ] {
+            let e = parse(bad).expect_err(bad);
+            assert!(e.contains("ranks are not consistent"), "{bad}: {e}");
+        }
+    }
 }
