@@ -678,7 +678,6 @@ impl Context {
     /// `fused<md>[unknown]` with metadata), one member without metadata is
     /// that member.
     pub fn fused_loc(&mut self, locations: Vec<AttrId>, metadata: Option<AttrId>) -> AttrId {
-        let unknown = self.intern_attr(AttrData::UnknownLoc);
         let mut members: Vec<AttrId> = Vec::with_capacity(locations.len());
         let push = |members: &mut Vec<AttrId>, l: AttrId| {
             if !members.contains(&l) {
@@ -695,11 +694,15 @@ impl Context {
                         push(&mut members, x);
                     }
                 }
-                _ if l == unknown => {}
+                // `unknown` is one attribute, so it is found by its data
+                // (not interned for every fused location, most of which
+                // hold none).
+                AttrData::UnknownLoc => {}
                 _ => push(&mut members, l),
             }
         }
         if members.is_empty() {
+            let unknown = self.intern_attr(AttrData::UnknownLoc);
             if metadata.is_none() {
                 return unknown;
             }
