@@ -62,19 +62,28 @@ fn print_impl<'a>(
     // Value names, predecessors and aliases are independent walks of the
     // module. The alias walk splits itself across the pool; names and
     // predecessors are computed while its runs are merged.
-    let names_and_preds = || (Names::compute(m, top), compute_preds(m));
-    let (aliases, (names, preds)) = if opts.local_scope {
+    // So are the scan for attributes numbered in print order and the
+    // quoting of op names, which read the module only.
+    let names_and_preds = || {
+        let quoted_op_names: Vec<String> = (0..m.op_names.len())
+            .map(|i| {
+                let mut q = String::new();
+                escaped_string(m.op_names.get(OpNameId(i as u32)), &mut q);
+                q
+            })
+            .collect();
+        (
+            Names::compute(m, top),
+            compute_preds(m),
+            has_print_order_state(m),
+            quoted_op_names,
+        )
+    };
+    let (aliases, (names, preds, print_order_state, quoted_op_names)) = if opts.local_scope {
         (Aliases::none(), names_and_preds())
     } else {
         Aliases::compute_beside(m, top, opts.force_parallel, names_and_preds)
     };
-    let quoted_op_names: Vec<String> = (0..m.op_names.len())
-        .map(|i| {
-            let mut q = String::new();
-            escaped_string(m.op_names.get(OpNameId(i as u32)), &mut q);
-            q
-        })
-        .collect();
     let shared = Shared {
         m,
         names: &names,
@@ -91,7 +100,7 @@ fn print_impl<'a>(
         .and_then(|&r| m.region(r).blocks.first().copied())
         .filter(|&b| {
             let n = m.block(b).ops.len();
-            (opts.force_parallel || n >= PAR_MIN_OPS) && n > 1 && !has_print_order_state(m)
+            (opts.force_parallel || n >= PAR_MIN_OPS) && n > 1 && !print_order_state
         });
     let alias_chunk = match parallel_block {
         Some(_) if opts.force_parallel => Some(1),
