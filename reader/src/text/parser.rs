@@ -625,17 +625,23 @@ impl<'a> Parser<'a> {
         self.attr_aliases.insert(name, attr.0);
         if !self.pending_locs.is_empty() && self.m.ctx.attr(attr).is_location() {
             if let Some(last) = self.pending_locs.remove(name) {
-                let mut i = last;
-                while i != NO_USE {
-                    let d = &mut self.deferred_locs[i as usize];
-                    d.set_done();
-                    let (target, prev) = (d.target, d.prev);
-                    self.set_loc(target, attr);
-                    i = prev;
-                }
+                self.resolve_uses(last, attr);
             }
         }
         Ok(())
+    }
+
+    /// Locates by `attr` the waiting uses of one alias: the chain of
+    /// deferred uses ending at `last`.
+    fn resolve_uses(&mut self, last: u32, attr: AttrId) {
+        let mut i = last;
+        while i != NO_USE {
+            let d = &mut self.deferred_locs[i as usize];
+            d.set_done();
+            let (target, prev) = (d.target, d.prev);
+            self.set_loc(target, attr);
+            i = prev;
+        }
     }
 
     fn set_loc(&mut self, target: LocTarget, loc: AttrId) {

@@ -295,16 +295,8 @@ impl<'a> Parser<'a> {
                 found.push((last, AttrId(attr)))
             });
         for (last, attr) in found {
-            if !self.m.ctx.attr(attr).is_location() {
-                continue;
-            }
-            let mut i = last;
-            while i != NO_USE {
-                let d = &mut self.deferred_locs[i as usize];
-                d.set_done();
-                let (target, prev) = (d.target, d.prev);
-                self.set_loc(target, attr);
-                i = prev;
+            if self.m.ctx.attr(attr).is_location() {
+                self.resolve_uses(last, attr);
             }
         }
         // No alias is defined after this (the definitions were the second
