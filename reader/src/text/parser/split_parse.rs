@@ -187,10 +187,13 @@ impl<'a> Parser<'a> {
                         let part = seed.run(cancel);
                         let _ = tx.send(part);
                     });
-            if spawned.is_err() {
-                // No thread: this one parses everything.
+            let Ok(helper) = spawned else {
+                // No thread (the seed's fork went with the closure): this
+                // one parses everything, in the context itself.
+                drop(std::mem::take(&mut self.m.ctx));
+                self.m.ctx = Arc::try_unwrap(base).expect("no fork of the base is left");
                 return self.parse_operation();
-            }
+            };
             self.split_started = true;
             self.split = Some(Box::new(SplitRun {
                 plan,
@@ -201,6 +204,12 @@ impl<'a> Parser<'a> {
             let r = self.parse_operation();
             // Merged, the second thread is done; else its work is not used.
             cancel.store(true, Ordering::Relaxed);
+            // Joined, not left to the scope: the scope waits for the
+            // closure only, and the thread would still be exiting (its
+            // thread-locals' teardown racing whatever runs next).
+            if let Err(panic) = helper.join() {
+                std::panic::resume_unwind(panic);
+            }
             r
         });
         self.split_at = usize::MAX;
