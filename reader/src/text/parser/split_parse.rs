@@ -26,7 +26,7 @@ use super::*;
 use crate::text::split_plan::SplitPlan;
 use rmlir_format::{Context, ForkItems, Fragment};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// Below this many bytes a text file is parsed on one thread: a split
 /// costs a thread, two forks and a merge.
@@ -41,7 +41,41 @@ pub(super) struct SplitRun<'a> {
     plan: SplitPlan,
     /// The context the forks were made from; taken back at the merge.
     base: Option<Arc<Context>>,
-    rx: mpsc::Receiver<Option<Part<'a>>>,
+    part: Arc<Handoff<Part<'a>>>,
+}
+
+/// The second thread's result, handed to this one. A mutex and a condition
+/// variable rather than a channel: a channel's receiver registers a
+/// thread-local destructor on this thread, which LeakSanitizer (fuzzing)
+/// reports as a leak.
+struct Handoff<T> {
+    slot: Mutex<Option<Option<T>>>,
+    ready: Condvar,
+}
+
+impl<T> Handoff<T> {
+    fn new() -> Self {
+        Handoff {
+            slot: Mutex::new(None),
+            ready: Condvar::new(),
+        }
+    }
+
+    fn put(&self, v: Option<T>) {
+        *self.slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
+        self.ready.notify_one();
+    }
+
+    /// Waits for the value put (`None` when the second thread gave up).
+    fn take(&self) -> Option<T> {
+        let mut slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(v) = slot.take() {
+                return v;
+            }
+            slot = self.ready.wait(slot).unwrap_or_else(|e| e.into_inner());
+        }
+    }
 }
 
 /// What the second thread parsed.
@@ -175,7 +209,8 @@ impl<'a> Parser<'a> {
             file_names: self.file_names.clone(),
             release: self.release.as_ref().map(|r| r.f),
         };
-        let (tx, rx) = mpsc::sync_channel(1);
+        let handoff = Arc::new(Handoff::new());
+        let to_this_thread = Arc::clone(&handoff);
         let cancel = AtomicBool::new(false);
         let stack = helper_stack(&self.limits);
         let r = std::thread::scope(|s| {
@@ -184,8 +219,18 @@ impl<'a> Parser<'a> {
                 std::thread::Builder::new()
                     .stack_size(stack)
                     .spawn_scoped(s, move || {
-                        let part = seed.run(cancel);
-                        let _ = tx.send(part);
+                        // A panic hands over nothing (this thread parses on)
+                        // and is raised again when the thread is joined.
+                        let part = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            seed.run(cancel)
+                        }));
+                        match part {
+                            Ok(part) => to_this_thread.put(part),
+                            Err(panic) => {
+                                to_this_thread.put(None);
+                                std::panic::resume_unwind(panic);
+                            }
+                        }
                     });
             let Ok(helper) = spawned else {
                 // No thread (the seed's fork went with the closure): this
@@ -198,7 +243,7 @@ impl<'a> Parser<'a> {
             self.split = Some(Box::new(SplitRun {
                 plan,
                 base: Some(base),
-                rx,
+                part: handoff,
             }));
             self.split_at = plan.split;
             let r = self.parse_operation();
@@ -220,7 +265,7 @@ impl<'a> Parser<'a> {
         if let Some(base) = run.base {
             // Never merged: this thread parsed the body in its fork, whose
             // items become the context's as they are.
-            drop(run.rx);
+            drop(run.part);
             let own = std::mem::take(&mut self.m.ctx).detach();
             self.m.ctx = Arc::try_unwrap(base).expect("the second thread's fork was dropped");
             let map = self.m.ctx.absorb(own);
@@ -243,7 +288,7 @@ impl<'a> Parser<'a> {
         self.split_at = usize::MAX;
         let run = self.split.as_mut().expect("a split is running");
         let plan = run.plan;
-        let part = run.rx.recv().ok().flatten();
+        let part = run.part.take();
         let Some(part) = part.filter(|_| self.names.is_empty()) else {
             return Ok(());
         };
