@@ -541,7 +541,7 @@ impl Module {
         // The ops are most of the bytes to move: another thread moves
         // them while this one moves the rest (every arena on its own).
         std::thread::scope(|s| {
-            s.spawn(|| {
+            let ops_moved = s.spawn(|| {
                 for mut o in frag.ops {
                     o.name = names[o.name.index()];
                     o.operands.start += pool_base;
@@ -608,6 +608,12 @@ impl Module {
                     .into_iter()
                     .map(|(v, order)| (value(v), order)),
             );
+            // Joined, not left to the scope, which waits for the closure
+            // only: the thread's exit (its thread-locals' teardown) would
+            // race what the caller does next.
+            if let Err(panic) = ops_moved.join() {
+                std::panic::resume_unwind(panic);
+            }
         });
     }
 

@@ -110,6 +110,13 @@ impl BytecodeReader<'_> {
                 };
                 table.intern(ctx, run);
             }
+            // Joined, not left to the scope (which waits for the closures
+            // only, while the threads may still be exiting).
+            for h in helpers {
+                if let Err(panic) = h.join() {
+                    std::panic::resume_unwind(panic);
+                }
+            }
         });
         self.stats.entries_decoded += table.count;
     }
