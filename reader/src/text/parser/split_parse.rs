@@ -44,10 +44,9 @@ pub(super) struct SplitRun<'a> {
     part: Arc<Handoff<Part<'a>>>,
 }
 
-/// The second thread's result, handed to this one. A mutex and a condition
-/// variable rather than a channel: a channel's receiver registers a
-/// thread-local destructor on this thread, which LeakSanitizer (fuzzing)
-/// reports as a leak.
+/// The second thread's result, handed to this one: one value, so a mutex
+/// and a condition variable, without a channel's machinery (and its
+/// thread-local state on this thread).
 struct Handoff<T> {
     slot: Mutex<Option<Option<T>>>,
     ready: Condvar,
