@@ -21,7 +21,7 @@ const MMAP_THRESHOLD: libc::c_int = 256 << 10;
 
 /// Fixes glibc's mmap threshold; does nothing with other C libraries.
 /// Called before the command starts any thread.
-pub fn tune_for_printing() {
+pub fn tune() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only changes the allocator's parameters; no other
     // thread exists yet.

@@ -213,7 +213,7 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
             output,
             local_scope,
         } => {
-            allocator::tune_for_printing();
+            allocator::tune();
             decode::run(&input, output.as_deref(), local_scope, layouts, progress)?
         }
         Command::Encode {
@@ -223,7 +223,7 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
             producer,
             compress,
         } => {
-            allocator::tune_for_printing();
+            allocator::tune();
             encode::run(
                 &input,
                 output.as_deref(),

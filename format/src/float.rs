@@ -966,9 +966,7 @@ fn reduced_digits(sig: u128, exp: i64, fp: i64) -> (Vec<u8>, i64) {
         let mut low = match u64::try_from(n) {
             Ok(low) => low,
             Err(_) => {
-                let (high, low) = (n / TEN_19, (n % TEN_19) as u64);
-                let mut high = high;
-                let mut low = low;
+                let (mut high, mut low) = (n / TEN_19, (n % TEN_19) as u64);
                 for _ in 0..19 {
                     digits.push((low % 10) as u8);
                     low /= 10;
@@ -1265,9 +1263,6 @@ mod tests {
         assert!(fast_true > 1000, "too few exact short forms: {fast_true}");
     }
 
-    /// The `u128` path of `reduced_digits` gives the digits of the big
-    /// integer path: on random significands and exponents around the
-    /// point where the integer stops fitting.
     /// The short form is skipped only where it could not read back: for
     /// random single and double bit patterns (subnormals, huge and tiny
     /// exponents included), whenever the shortest decimal has more than 6
@@ -1300,6 +1295,9 @@ mod tests {
         assert!(skipped > 50_000, "only {skipped} skipped");
     }
 
+    /// The `u128` path of `reduced_digits` gives the digits of the big
+    /// integer path: on random significands and exponents around the
+    /// point where the integer stops fitting.
     #[test]
     fn reduced_digits_small_and_big_agree() {
         let mut next = xorshift(0x9E37_79B9_7F4A_7C15);

@@ -30,13 +30,7 @@ pub(crate) fn populate_in_background(ranges: Vec<Range<usize>>) {
     // If no thread can be started the pages fault in as they are used.
     let _ = std::thread::Builder::new()
         .name("rmlir-prefault".into())
-        .spawn(move || {
-            for r in ranges {
-                if !populate(r) {
-                    return;
-                }
-            }
-        });
+        .spawn(move || populate_now(ranges));
 }
 
 /// Faults in `ranges` on this thread, now: for tables that were

@@ -19,7 +19,7 @@ mod dense_parser;
 mod split_parse;
 mod type_parser;
 
-use split_parse::FIRST_SHARE as FIRST_SHARE_DEFAULT;
+use split_parse::FIRST_SHARE;
 pub use split_parse::{
     parse_module_split, parse_module_split_at, SplitReport, PARALLEL_TEXT_MIN_BYTES,
 };
@@ -123,14 +123,7 @@ pub fn parse_module_releasing_deferred(
     release: &(dyn Fn(std::ops::Range<usize>) + Sync),
 ) -> Result<Module> {
     if split_pays(src) {
-        return split_parse::parse_split(
-            src,
-            file_name,
-            limits,
-            Some(release),
-            FIRST_SHARE_DEFAULT,
-        )
-        .0;
+        return split_parse::parse_split(src, file_name, limits, Some(release), FIRST_SHARE).0;
     }
     let mut p = Parser::new(src, file_name, limits);
     p.release = Some(Release::new(release, 0));

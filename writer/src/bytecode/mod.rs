@@ -309,7 +309,6 @@ impl Bytecode {
     }
 }
 
-/// Encodes `m` like [`write_bytecode_with`], without assembling the bytes.
 /// From this many ops on, [`encode_bytecode`] runs its read-only checks
 /// on a second thread: below it, the thread costs more than it saves.
 const PARALLEL_WRITE_MIN_OPS: usize = 4096;
@@ -320,6 +319,7 @@ fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
+/// Encodes `m` like [`write_bytecode_with`], without assembling the bytes.
 pub fn encode_bytecode(
     m: &Module,
     opts: &WriteOptions,

@@ -64,7 +64,7 @@ fn print_impl<'a>(
     // predecessors are computed while its runs are merged.
     // So are the scan for attributes numbered in print order and the
     // quoting of op names, which read the module only.
-    let names_and_preds = || {
+    let walks_beside = || {
         let quoted_op_names: Vec<String> = (0..m.op_names.len())
             .map(|i| {
                 let mut q = String::new();
@@ -80,9 +80,9 @@ fn print_impl<'a>(
         )
     };
     let (aliases, (names, preds, print_order_state, quoted_op_names)) = if opts.local_scope {
-        (Aliases::none(), names_and_preds())
+        (Aliases::none(), walks_beside())
     } else {
-        Aliases::compute_beside(m, top, opts.force_parallel, names_and_preds)
+        Aliases::compute_beside(m, top, opts.force_parallel, walks_beside)
     };
     let shared = Shared {
         m,
