@@ -82,30 +82,14 @@ impl<'a> BytecodeReader<'a> {
             code::INTEGER => {
                 let at = r.offset();
                 let ty = self.type_ref(r)?;
-                let (width, signedness) = match self.module.ctx.ty(ty) {
-                    TypeData::Integer { width, signedness } => (*width, *signedness),
-                    TypeData::Index => (64, Signedness::Signless),
-                    _ => return r.err_at(at, "expected integer or index type for IntegerAttr"),
-                };
-                let bits = read_apint(r, width)?;
-                AttrData::Integer {
-                    ty,
-                    value: normalize_bits(bits, width, signedness),
-                }
+                let value = integer_value(r, self.module.ctx.ty(ty), at)?;
+                AttrData::Integer { ty, value }
             }
             code::FLOAT => {
                 let at = r.offset();
                 let ty = self.type_ref(r)?;
-                let TypeData::Float(kind) = self.module.ctx.ty(ty) else {
-                    return r.err_at(at, "expected float type for FloatAttr");
-                };
-                let width = kind.bit_width();
-                let bits = read_apint(r, width)?;
-                let mut v: u128 = 0;
-                for (i, d) in bits.to_u64_digits().iter().enumerate().take(2) {
-                    v |= (*d as u128) << (64 * i);
-                }
-                AttrData::Float { ty, bits: v.into() }
+                let bits = float_bits(r, self.module.ctx.ty(ty), at)?;
+                AttrData::Float { ty, bits }
             }
             code::FILE_LINE_COL_LOC
             | code::FILE_LINE_COL_RANGE
@@ -426,6 +410,32 @@ pub(super) fn file_line_col_range(file: FileName, n: usize, v: [u32; 4]) -> Attr
 }
 
 /// Reads an APInt of `width` bits (SPEC.md §6.6.3) as its unsigned bits.
+/// The value of an `IntegerAttr` of type `ty` (referenced at `at`), read
+/// from `r` and normalised to the type's width.
+pub(super) fn integer_value(r: &mut Reader<'_>, ty: &TypeData, at: usize) -> Result<BigInt> {
+    let (width, signedness) = match ty {
+        TypeData::Integer { width, signedness } => (*width, *signedness),
+        TypeData::Index => (64, Signedness::Signless),
+        _ => return r.err_at(at, "expected integer or index type for IntegerAttr"),
+    };
+    let bits = read_apint(r, width)?;
+    Ok(normalize_bits(bits, width, signedness))
+}
+
+/// The bit pattern of a `FloatAttr` of type `ty` (referenced at `at`),
+/// read from `r`.
+pub(super) fn float_bits(r: &mut Reader<'_>, ty: &TypeData, at: usize) -> Result<FloatBits> {
+    let TypeData::Float(kind) = ty else {
+        return r.err_at(at, "expected float type for FloatAttr");
+    };
+    let bits = read_apint(r, kind.bit_width())?;
+    let mut v: u128 = 0;
+    for (i, d) in bits.to_u64_digits().iter().enumerate().take(2) {
+        v |= (*d as u128) << (64 * i);
+    }
+    Ok(v.into())
+}
+
 pub(super) fn read_apint(r: &mut Reader<'_>, width: u32) -> Result<BigUint> {
     let v = if width <= 8 {
         BigUint::from(r.read_u8()?)

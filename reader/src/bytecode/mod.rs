@@ -56,6 +56,9 @@ pub struct ReadStats {
     pub lazy_bodies_decoded: usize,
     /// Attribute and type table entries decoded so far.
     pub entries_decoded: usize,
+    /// Of those, the entries parsed on several threads ahead of their
+    /// uses (SPEC.md §6.6.1).
+    pub parsed_ahead: usize,
 }
 
 /// How a bytecode file is read.
