@@ -283,6 +283,10 @@ pub struct AttrTypeTable<'a> {
     /// check reads this small array instead of the attribute, a cache miss
     /// per op in a large module (SPEC.md §6.6.1).
     pub(super) location_bits: Vec<u64>,
+    /// The attribute entries the passes that parse ahead on several
+    /// threads left undecoded, in table order (SPEC.md §6.6.1): the
+    /// one-thread passes after them walk these instead of the table.
+    pub(super) left_ahead: Option<Vec<(u32, Entry<'a>)>>,
     type_cache: Vec<u32>,
     depth: usize,
 }
@@ -412,11 +416,25 @@ impl<'a> AttrTypeTable<'a> {
         Ok(AttrTypeTable {
             attr_cache: vec![NOT_DECODED; attrs.len()],
             location_bits: vec![0; attrs.len().div_ceil(64)],
+            left_ahead: None,
             type_cache: vec![NOT_DECODED; types.len()],
             attrs,
             types,
             depth: 0,
         })
+    }
+}
+
+/// The attribute entries not decoded by the passes ahead, in table order:
+/// the list those passes `left`, or `all` the table's. Entries decoded
+/// since are not left out: the caller skips them.
+fn undecoded_attrs<'l, 'a: 'l>(
+    left: Option<&'l [(u32, Entry<'a>)]>,
+    all: EntryIter<'a>,
+) -> Box<dyn Iterator<Item = (usize, Entry<'a>)> + 'l> {
+    match left {
+        Some(left) => Box::new(left.iter().map(|&(i, e)| (i as usize, e))),
+        None => Box::new(all),
     }
 }
 
@@ -475,7 +493,8 @@ impl<'a> BytecodeReader<'a> {
     pub(super) fn predecode_locations(&mut self) {
         const BATCH: usize = 16;
         let mut batch: Vec<(usize, HashedAttr)> = Vec::with_capacity(BATCH);
-        for (idx, entry) in self.table.attrs.iter() {
+        let left = self.table.left_ahead.take();
+        for (idx, entry) in undecoded_attrs(left.as_deref(), self.table.attrs.iter()) {
             if self.table.attr_cache[idx] != NOT_DECODED {
                 continue;
             }
@@ -507,6 +526,7 @@ impl<'a> BytecodeReader<'a> {
             }
         }
         self.intern_batch(&mut batch);
+        self.table.left_ahead = left;
     }
 
     /// Decodes every type and attribute entry not decoded yet, in table
@@ -519,9 +539,10 @@ impl<'a> BytecodeReader<'a> {
         for i in 0..self.table.types.len() {
             let _ = self.type_at(i as u64, &r, 0);
         }
-        // In table order with the iterator: a lookup by index walks up to
-        // 15 sizes from its checkpoint.
-        for (i, entry) in self.table.attrs.iter() {
+        // In table order with the iterator (a lookup by index walks up to
+        // 15 sizes from its checkpoint), or the passes ahead's list.
+        let left = self.table.left_ahead.take();
+        for (i, entry) in undecoded_attrs(left.as_deref(), self.table.attrs.iter()) {
             if self.table.attr_cache[i] == NOT_DECODED {
                 let _ = self.decode_attr_at(i, entry, &r, 0);
             }

@@ -13,7 +13,7 @@
 //! one-thread pass that follows (`predecode_locations`), which decodes it
 //! with the ordinary decoder and its errors.
 
-use super::attr_type_section::{Entries, NOT_DECODED};
+use super::attr_type_section::{Entries, Entry, NOT_DECODED};
 use super::binary_reader::Reader;
 use super::builtin_attrs::{float_bits, integer_value};
 use super::BytecodeReader;
@@ -133,9 +133,11 @@ impl BytecodeReader<'_> {
         };
         let ctx = &mut self.module.ctx;
         let mut decoded: Vec<(u32, AttrId, bool)> = Vec::new();
+        let mut left: Vec<(u32, Entry<'_>)> = Vec::new();
         let mut batch: Vec<(u32, Built)> = Vec::with_capacity(BATCH);
         in_order(threads, n.div_ceil(run), &|k| parser.run(k), |run| {
-            let mut run = run.into_iter().peekable();
+            left.extend(run.left);
+            let mut run = run.taken.into_iter().peekable();
             while run.peek().is_some() {
                 batch.extend(run.by_ref().take(BATCH));
                 for (_, b) in &batch {
@@ -157,6 +159,7 @@ impl BytecodeReader<'_> {
                 self.table.location_bits[idx as usize / 64] |= 1 << (idx % 64);
             }
         }
+        self.table.left_ahead = Some(left);
     }
 }
 
@@ -338,6 +341,14 @@ enum Built {
     New(HashedAttr, bool),
 }
 
+/// One run of the second pass: the attributes taken, and the entries
+/// left undecoded.
+#[derive(Default)]
+struct SecondRun<'a> {
+    taken: Vec<(u32, Built)>,
+    left: Vec<(u32, Entry<'a>)>,
+}
+
 /// What the second pass's parsing threads read: the first pass's parser,
 /// the decoded-entry cache and the location bits as that pass left them,
 /// which entries it parsed, and the decoded types.
@@ -356,17 +367,22 @@ fn bit(bits: &[u64], idx: usize) -> bool {
         .is_some_and(|w| w & (1 << (idx % 64)) != 0)
 }
 
-impl SecondPass<'_, '_> {
-    /// The attributes of run `k` this pass takes, parsed and hashed.
-    fn run(&self, k: usize) -> Vec<(u32, Built)> {
+impl<'a> SecondPass<'_, 'a> {
+    /// The attributes of run `k` this pass takes, parsed and hashed, and
+    /// the entries it leaves undecoded.
+    fn run(&self, k: usize) -> SecondRun<'a> {
         let first = &self.first;
-        let mut out = Vec::new();
+        let mut out = SecondRun::default();
         for (idx, entry) in first.attrs.iter_from(k * first.run).take(first.run) {
-            if !entry.custom || entry.dialect != first.builtin || self.cache[idx] != NOT_DECODED {
+            if self.cache[idx] != NOT_DECODED {
                 continue;
             }
-            if let Some(b) = self.attr(entry.data) {
-                out.push((idx as u32, b));
+            let built = (entry.custom && entry.dialect == first.builtin)
+                .then(|| self.attr(entry.data))
+                .flatten();
+            match built {
+                Some(b) => out.taken.push((idx as u32, b)),
+                None => out.left.push((idx as u32, entry)),
             }
         }
         out
@@ -657,7 +673,12 @@ mod tests {
         assert_eq!(built(26), Some(Ok((float, false))));
         assert_eq!(built(27), None, "a float of an integer type");
         // A run takes the entries not decoded yet that it can build.
-        let taken: Vec<u32> = parser.run(0).into_iter().map(|(i, _)| i).collect();
+        let run = parser.run(0);
+        let taken: Vec<u32> = run.taken.iter().map(|&(i, _)| i).collect();
         assert_eq!(taken, [0, 6, 7, 11, 14, 18, 20, 21, 22, 26]);
+        // It leaves the other entries not decoded yet, in order.
+        let left: Vec<u32> = run.left.iter().map(|&(i, _)| i).collect();
+        let rest = [5, 8, 9, 10, 12, 13, 15, 16, 17, 19, 23, 24, 25, 27];
+        assert_eq!(left, rest);
     }
 }
