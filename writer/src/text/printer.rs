@@ -770,7 +770,7 @@ impl Printer<'_, '_> {
                     });
                     return;
                 }
-                let _ = write!(self.out, "{value}");
+                push_bigint(value, &mut self.out);
                 if !(elide == Elide::May
                     && matches!(
                         tdata,
@@ -1094,7 +1094,8 @@ impl Printer<'_, '_> {
                     Signedness::Unsigned => self.out.push('u'),
                     Signedness::Signless => {}
                 }
-                let _ = write!(self.out, "i{width}");
+                self.out.push('i');
+                super::names::push_uint(&mut self.out, u64::from(*width));
             }
             TypeData::Index => self.out.push_str("index"),
             TypeData::Float(k) => self.out.push_str(k.keyword()),
@@ -1420,6 +1421,23 @@ fn dims(shape: &[i64], out: &mut String) {
     }
 }
 
+/// `v` in decimal: an integer attribute's value is printed for many ops,
+/// and nearly always fits in 64 bits, where the big integer's own
+/// formatting (a radix conversion) is not needed.
+fn push_bigint(v: &BigInt, out: &mut String) {
+    match i64::try_from(v) {
+        Ok(n) => {
+            if n < 0 {
+                out.push('-');
+            }
+            super::names::push_uint(out, n.unsigned_abs());
+        }
+        Err(_) => {
+            let _ = write!(out, "{v}");
+        }
+    }
+}
+
 fn dyn_int(v: i64, out: &mut String) {
     if v == DYNAMIC {
         out.push('?');
@@ -1462,7 +1480,9 @@ fn is_bare_identifier(s: &[u8]) -> bool {
 
 fn keyword_or_string(s: &[u8], out: &mut String) {
     if is_bare_identifier(s) {
-        out.push_str(std::str::from_utf8(s).expect("ASCII"));
+        // SAFETY: a bare identifier is ASCII, every byte checked just above
+        // (dictionary keys and symbol names are printed for most ops).
+        out.push_str(unsafe { std::str::from_utf8_unchecked(s) });
     } else {
         escaped_string(s, out);
     }
@@ -1510,5 +1530,34 @@ fn dialect_symbol(prefix: char, dialect: &str, data: &str, unglued: bool, out: &
         out.push('<');
         out.push_str(data);
         out.push('>');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use num_bigint::BigInt;
+
+    /// Integers print as the big integer formats them, on both sides of
+    /// the 64-bit fast path.
+    #[test]
+    fn bigints_print_as_formatted() {
+        let big = |s: &str| s.parse::<BigInt>().expect("a number");
+        let values = [
+            big("0"),
+            big("-1"),
+            big("7"),
+            big("-9223372036854775808"),
+            big("9223372036854775807"),
+            big("9223372036854775808"),
+            big("-9223372036854775809"),
+            big("18446744073709551615"),
+            big("-1180591620717411303424"),
+            big("100000000000000000000000000000"),
+        ];
+        for v in values {
+            let mut out = String::new();
+            super::push_bigint(&v, &mut out);
+            assert_eq!(out, v.to_string());
+        }
     }
 }
