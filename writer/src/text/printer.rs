@@ -1135,9 +1135,12 @@ impl Printer<'_, '_> {
                 for (i, &d) in shape.iter().enumerate() {
                     let sc = scalable.get(i).copied().unwrap_or(false);
                     if sc {
-                        let _ = write!(self.out, "[{d}]x");
+                        self.out.push('[');
+                        push_int(d, &mut self.out);
+                        self.out.push_str("]x");
                     } else {
-                        let _ = write!(self.out, "{d}x");
+                        push_int(d, &mut self.out);
+                        self.out.push('x');
                     }
                 }
                 self.ty(*elem);
@@ -1340,11 +1343,9 @@ fn scalar_element(tdata: &TypeData, chunk: &[u8], out: &mut String) {
             } else {
                 sign_extend(chunk, *width)
             };
-            let _ = write!(out, "{v}");
+            push_bigint(&v, out);
         }
-        TypeData::Index => {
-            let _ = write!(out, "{}", sign_extend(chunk, 64));
-        }
+        TypeData::Index => push_bigint(&sign_extend(chunk, 64), out),
         _ => {}
     }
 }
@@ -1426,23 +1427,27 @@ fn dims(shape: &[i64], out: &mut String) {
 /// formatting (a radix conversion) is not needed.
 fn push_bigint(v: &BigInt, out: &mut String) {
     match i64::try_from(v) {
-        Ok(n) => {
-            if n < 0 {
-                out.push('-');
-            }
-            super::names::push_uint(out, n.unsigned_abs());
-        }
+        Ok(n) => push_int(n, out),
         Err(_) => {
             let _ = write!(out, "{v}");
         }
     }
 }
 
+/// `v` in decimal, without `fmt` (shape dimensions are printed for every
+/// tensor type of every op).
+fn push_int(v: i64, out: &mut String) {
+    if v < 0 {
+        out.push('-');
+    }
+    super::names::push_uint(out, v.unsigned_abs());
+}
+
 fn dyn_int(v: i64, out: &mut String) {
     if v == DYNAMIC {
         out.push('?');
     } else {
-        let _ = write!(out, "{v}");
+        push_int(v, out);
     }
 }
 
@@ -1557,6 +1562,11 @@ mod tests {
         for v in values {
             let mut out = String::new();
             super::push_bigint(&v, &mut out);
+            assert_eq!(out, v.to_string());
+        }
+        for v in [0, 1, -1, 42, -4096, i64::MIN, i64::MAX] {
+            let mut out = String::new();
+            super::push_int(v, &mut out);
             assert_eq!(out, v.to_string());
         }
     }
