@@ -454,14 +454,16 @@ impl<'a> Parser<'a> {
             if self.eat(Tok::Comma) {
                 continue;
             }
-            let closer = match close {
-                Tok::RParen => "')'",
-                Tok::RSquare => "']'",
-                Tok::RBrace => "'}'",
-                Tok::Greater => "'>'",
-                _ => "closing delimiter",
+            // Static, not formatted: the message is needed only when the
+            // list does not close, and lists close for nearly every op.
+            let what = match close {
+                Tok::RParen => "',' or ')'",
+                Tok::RSquare => "',' or ']'",
+                Tok::RBrace => "',' or '}'",
+                Tok::Greater => "',' or '>'",
+                _ => "',' or closing delimiter",
             };
-            self.expect(close, &format!("',' or {closer}"))?;
+            self.expect(close, what)?;
             return Ok(());
         }
     }
