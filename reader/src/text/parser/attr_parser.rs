@@ -274,8 +274,7 @@ impl<'a> Parser<'a> {
             })?;
             return Ok(float::from_f64(kind, if neg { -v } else { v }));
         }
-        let full = if neg { format!("-{s}") } else { s.to_string() };
-        float::parse_mlir_float(kind, &full)
+        float::parse_mlir_float_signed(kind, neg, s)
             .map_err(|e| Error::new(ErrorKind::Syntax, e.to_string(), self.position(tok.start)))
     }
 
@@ -285,23 +284,26 @@ impl<'a> Parser<'a> {
         if tok.kind != Tok::Integer {
             return self.err_at(tok.start, "expected integer value");
         }
+        let (width, signedness) = match ty {
+            TypeData::Integer { width, signedness } => (*width, *signedness),
+            _ => (64, Signedness::Signless),
+        };
+        if neg && signedness == Signedness::Unsigned {
+            return self.err_at(
+                tok.start,
+                "negative integer literal not valid for unsigned integer type",
+            );
+        }
+        if let Some(v) = small_int(text, neg, width, signedness) {
+            return Ok(BigInt::from(v));
+        }
         let mut v = if let Some(h) = text.strip_prefix(b"0x") {
             BigInt::parse_bytes(h, 16)
         } else {
             BigInt::parse_bytes(text, 10)
         }
         .expect("lexer produced digits");
-        let (width, signedness) = match ty {
-            TypeData::Integer { width, signedness } => (*width, *signedness),
-            _ => (64, Signedness::Signless),
-        };
         if neg {
-            if signedness == Signedness::Unsigned {
-                return self.err_at(
-                    tok.start,
-                    "negative integer literal not valid for unsigned integer type",
-                );
-            }
             v = -v;
         }
         normalize_int(v, width, signedness)
@@ -986,6 +988,39 @@ impl<'a> Parser<'a> {
 
 /// Checks `v` against an integer type of `width` bits and returns it in the
 /// form MLIR prints: signed unless the type is unsigned (i1 stays 0/1).
+/// [`normalize_int`] of a decimal literal of at most 18 digits for a type
+/// of at most 64 bits, in `i128` arithmetic: integer attributes are
+/// nearly all such, and the big integers' parsing and shifts cost ~1,000
+/// instructions each. `None` for any other literal or type, and where
+/// the value is out of range (the general path reports it).
+fn small_int(text: &[u8], neg: bool, width: u32, signedness: Signedness) -> Option<i128> {
+    if text.is_empty() || text.len() > 18 || width > 64 || !text.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let magnitude: i128 = std::str::from_utf8(text).ok()?.parse().ok()?;
+    let v = if neg { -magnitude } else { magnitude };
+    if width == 0 {
+        return (v == 0).then_some(v);
+    }
+    let modulus = 1i128 << width;
+    let half = 1i128 << (width - 1);
+    match signedness {
+        Signedness::Unsigned => (v >= 0 && v < modulus).then_some(v),
+        Signedness::Signed => (v >= -half && v < half).then_some(v),
+        Signedness::Signless => {
+            if v >= modulus || v < -half {
+                None
+            } else if width == 1 {
+                Some(i128::from(v != 0))
+            } else if v >= half {
+                Some(v - modulus)
+            } else {
+                Some(v)
+            }
+        }
+    }
+}
+
 pub(super) fn normalize_int(v: BigInt, width: u32, signedness: Signedness) -> Option<BigInt> {
     if width == 0 {
         return if v.is_zero() { Some(v) } else { None };
@@ -1030,4 +1065,66 @@ fn prints_as_aliasable_keyword(a: &AttrData) -> bool {
         a,
         AttrData::AffineMap(_) | AttrData::IntegerSet(_) | AttrData::Distinct { .. }
     ) || a.is_location()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{normalize_int, small_int};
+    use num_bigint::BigInt;
+    use rmlir_format::Signedness;
+
+    /// Where the 64-bit fast path takes a literal, it gives what the big
+    /// integers give, in range or not: random literals of 1 to 18 digits
+    /// (and the limits of each width), both signs, every width to 64 and
+    /// every signedness.
+    #[test]
+    fn small_ints_normalize_as_big_ones() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut taken = 0;
+        for _ in 0..50_000 {
+            let width = (rand() % 65) as u32;
+            let digits = 1 + (rand() % 18) as u32;
+            let mut m = rand() % 10u64.pow(digits);
+            if rand() % 3 == 0 && width > 0 {
+                // At the limits of the width, where the ranges end.
+                let edge = (1u128 << width) - (rand() % 3) as u128;
+                m = u64::try_from(edge >> (rand() % 2)).unwrap_or(m);
+            }
+            let text = m.to_string();
+            for signedness in [
+                Signedness::Signless,
+                Signedness::Signed,
+                Signedness::Unsigned,
+            ] {
+                for neg in [false, true] {
+                    if neg && signedness == Signedness::Unsigned {
+                        continue;
+                    }
+                    let Some(fast) = small_int(text.as_bytes(), neg, width, signedness) else {
+                        continue;
+                    };
+                    taken += 1;
+                    let big = BigInt::from(m);
+                    let big = if neg { -big } else { big };
+                    let general = normalize_int(big, width, signedness);
+                    assert_eq!(Some(BigInt::from(fast)), general, "{neg} {text} i{width}");
+                }
+            }
+        }
+        assert!(taken > 50_000, "taken {taken}");
+        // Out of range: left to the general path, which reports it.
+        assert_eq!(small_int(b"256", false, 8, Signedness::Unsigned), None);
+        assert_eq!(small_int(b"129", true, 8, Signedness::Signed), None);
+        assert_eq!(small_int(b"0x10", false, 8, Signedness::Signless), None);
+        assert_eq!(
+            small_int(b"1234567890123456789", false, 64, Signedness::Signless),
+            None
+        );
+    }
 }
