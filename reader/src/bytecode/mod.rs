@@ -11,9 +11,9 @@ mod builtin_types;
 mod dialect_encodings;
 mod dialect_hooks;
 mod dialect_section;
-mod file_locations;
 mod ir_section;
 mod parallel_bodies;
+mod parse_ahead;
 mod properties;
 mod resource_section;
 mod retarget;
@@ -421,14 +421,10 @@ impl<'a> BytecodeReader<'a> {
     /// §6.6.1): everything is about to be read anyway.
     ///
     /// The file locations are parsed on all cores for a table of 16k
-    /// entries or more (`file_locations.rs`).
+    /// entries or more (`parse_ahead.rs`).
     pub fn reserve_for_full_read(&mut self) {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        self.reserve_and_predecode(
-            threads,
-            file_locations::RUN,
-            file_locations::PARALLEL_MIN_ENTRIES,
-        );
+        self.reserve_and_predecode(threads, parse_ahead::RUN, parse_ahead::PARALLEL_MIN_ENTRIES);
     }
 
     /// [`BytecodeReader::reserve_for_full_read`] with the file locations
@@ -446,7 +442,7 @@ impl<'a> BytecodeReader<'a> {
         crate::prefault::populate_now(self.table.cache_ranges());
         self.module.ctx.reserve(attrs, types);
         crate::prefault::populate_in_background(self.module.ctx.unwritten_reserve());
-        self.predecode_file_locations(threads, run, min_entries);
+        self.parse_table_ahead(threads, run, min_entries);
         self.predecode_locations();
     }
 

@@ -1,17 +1,20 @@
-//! The attribute table's file locations parsed on several threads
-//! (SPEC.md §6.6.1). A module has about one `FileLineColLoc` per op, and a
-//! full read decodes them ahead of the bodies in table order; reading the
-//! entry, its file name and its numbers and hashing the result is two
-//! thirds of that, and needs nothing from the context. So helper threads
-//! parse and hash runs of the table while this thread interns the runs
-//! in order (prefetching a batch's index slots first, §2.1) and parses
-//! runs itself when the next one is not ready.
+//! The attribute table parsed on several threads ahead of the bodies
+//! (SPEC.md §6.6.1). A full read decodes the table in table order before
+//! the bodies; reading an entry and hashing the result needs nothing from
+//! the context, so helper threads parse and hash runs of the table while
+//! this thread interns the runs in order (prefetching a batch's index
+//! slots first, §2.1) and parses runs itself when the next one is not
+//! ready.
 //!
-//! Only the plain case is taken here: a builtin `FileLineColLoc` or
-//! `FileLineColRange` whose file is a builtin `StringAttr` entry without a
-//! type. Anything else, and any entry that does not parse, is left to the
-//! one-thread pass that follows (`predecode_locations`), which decodes it
-//! with the ordinary decoder and its errors.
+//! The first pass takes the plain file locations: a builtin
+//! `FileLineColLoc` or `FileLineColRange` whose file is a builtin
+//! `StringAttr` entry without a type (a module has about one per op). The
+//! second takes what can be built from what the first decoded and the
+//! types: name, call-site and fused locations, strings and numbers. It
+//! lists the entries it leaves, and the one-thread passes that follow
+//! (`predecode_locations`, `predecode_all`) decode those with the ordinary
+//! decoder and its errors. Anything unusual, and any entry that does not
+//! parse, is left to them.
 
 use super::attr_type_section::{Entries, Entry, NOT_DECODED};
 use super::binary_reader::Reader;
@@ -36,16 +39,11 @@ const BATCH: usize = 16;
 type Parsed = Vec<(u32, HashedAttr)>;
 
 impl BytecodeReader<'_> {
-    /// Decodes the plain file locations of the attribute table with
-    /// `threads` threads parsing runs of `run` entries (a multiple of 16),
-    /// if the table has `min_entries` or more (see the module's
-    /// documentation).
-    pub(super) fn predecode_file_locations(
-        &mut self,
-        threads: usize,
-        run: usize,
-        min_entries: usize,
-    ) {
+    /// Decodes the plain file locations of the attribute table, then what
+    /// the second pass takes, with `threads` threads parsing runs of `run`
+    /// entries (a multiple of 16), if the table has `min_entries` or more
+    /// (see the module's documentation).
+    pub(super) fn parse_table_ahead(&mut self, threads: usize, run: usize, min_entries: usize) {
         let n = self.table.attrs.len();
         let Some(builtin) = self
             .dialects
@@ -108,7 +106,9 @@ impl BytecodeReader<'_> {
     /// decoded `types`, by entry), parsed and hashed on `threads` threads
     /// and interned here in table order. The helpers read the
     /// decoded-entry cache as the first pass left it; what this thread
-    /// interns is written to it when they are done.
+    /// interns is written to it when they are done. The entries it leaves
+    /// undecoded are listed, in order, for the one-thread passes
+    /// (`AttrTypeTable::left_ahead`).
     fn predecode_second_pass(
         &mut self,
         threads: usize,
