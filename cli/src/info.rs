@@ -8,11 +8,13 @@ use crate::progress::Progress;
 use rmlir_format::ResourceValue;
 use rmlir_reader::{BytecodeReader, LayoutsChoice};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 
 #[derive(Serialize)]
-pub struct Info {
+pub struct Info<'a> {
     pub version: u64,
     pub producer: String,
     /// The MLIR release whose op layouts decode the properties, and why:
@@ -30,7 +32,7 @@ pub struct Info {
     pub types: usize,
     pub op_names: Vec<String>,
     pub resources: Vec<ResourceJson>,
-    pub top_level: Vec<SymbolJson>,
+    pub top_level: Vec<SymbolJson<'a>>,
     /// Isolated region bodies decoded to produce this report: 0, the
     /// module body is scanned, not built (SPEC.md §6.7.5).
     pub region_bodies_decoded: usize,
@@ -68,17 +70,33 @@ pub struct ResourceJson {
     pub alignment: Option<u32>,
 }
 
+/// A top-level op, its names borrowed from the op name table and the
+/// mapped file: a module lists tens of thousands (SPEC.md §6.7.5).
 #[derive(Serialize)]
-pub struct SymbolJson {
-    pub op: String,
-    pub symbol: Option<String>,
+pub struct SymbolJson<'a> {
+    #[serde(serialize_with = "lossy_str")]
+    pub op: Arc<[u8]>,
+    #[serde(serialize_with = "lossy_opt_str")]
+    pub symbol: Option<Cow<'a, [u8]>>,
+}
+
+/// Bytes as a JSON string, invalid UTF-8 replaced (no copy when valid).
+fn lossy_str<S: serde::Serializer>(b: &Arc<[u8]>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&String::from_utf8_lossy(b))
+}
+
+fn lossy_opt_str<S: serde::Serializer>(b: &Option<Cow<'_, [u8]>>, s: S) -> Result<S::Ok, S::Error> {
+    match b {
+        Some(b) => s.serialize_str(&String::from_utf8_lossy(b)),
+        None => s.serialize_none(),
+    }
 }
 
 fn lossy(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-pub fn collect(input: &Input, layouts: Layouts) -> Result<Info, String> {
+pub fn collect(input: &Input, layouts: Layouts) -> Result<Info<'_>, String> {
     let mut r = BytecodeReader::open_shared_with_options(&input.bytes, &layouts.read_options())
         .map_err(|e| format!("{}: {e}", input.name))?;
     r.module()
@@ -92,8 +110,8 @@ pub fn collect(input: &Input, layouts: Layouts) -> Result<Info, String> {
     let top_level: Vec<SymbolJson> = listed
         .into_iter()
         .map(|t| SymbolJson {
-            op: lossy(&t.name),
-            symbol: t.symbol.as_deref().map(lossy),
+            op: t.name,
+            symbol: t.symbol,
         })
         .collect();
     let m = r.module();
@@ -246,12 +264,13 @@ pub fn render_text(i: &Info) -> String {
         i.region_bodies_pending
     );
     for t in &i.top_level {
+        let op = String::from_utf8_lossy(&t.op);
         match &t.symbol {
             Some(sym) => {
-                let _ = writeln!(s, "  {} @{sym}", t.op);
+                let _ = writeln!(s, "  {op} @{}", String::from_utf8_lossy(sym));
             }
             None => {
-                let _ = writeln!(s, "  {}", t.op);
+                let _ = writeln!(s, "  {op}");
             }
         }
     }
@@ -273,7 +292,7 @@ pub fn run(
     }
     let i = collect(&inp, layouts)?;
     progress.finish();
-    if json {
+    let written = if json {
         // Streamed: the listing of a module with many symbols is large.
         output::write_output_with(None, |w| {
             let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
@@ -283,5 +302,8 @@ pub fn run(
         })
     } else {
         output::write_output(None, render_text(&i).as_bytes())
-    }
+    };
+    // Tens of thousands of listed ops are not freed one by one at exit.
+    crate::exit_without_freeing(i);
+    written
 }
