@@ -122,9 +122,26 @@ impl<'a> Entries<'a> {
         }
         let first = i - i % CHECKPOINT_EVERY;
         let mut c = self.cursor_at(first);
-        // Walk the sizes from the checkpoint to entry `i`.
-        for _ in first..i {
-            c.step(self.data, self.base, self.sizes, &self.groups);
+        // Within a group, the sizes from the checkpoint to entry `i` are
+        // adjacent bytes; when each is a one-byte varint they are added
+        // up at once (a lazy reader's lookups are scattered: `info` makes
+        // one per listed symbol). Otherwise they are walked.
+        let same_group = self
+            .groups
+            .get(c.group + 1)
+            .is_none_or(|&(next_group, _, _)| next_group > i);
+        let skipped = self.sizes.get(c.pos..c.pos + (i - first));
+        match skipped.filter(|_| same_group).and_then(one_byte_sizes_sum) {
+            Some(total) => {
+                c.pos += i - first;
+                c.offset += total;
+                c.next = i;
+            }
+            None => {
+                for _ in first..i {
+                    c.step(self.data, self.base, self.sizes, &self.groups);
+                }
+            }
         }
         Some(c.step(self.data, self.base, self.sizes, &self.groups))
     }
@@ -242,6 +259,15 @@ impl<'a> Iterator for EntryIter<'a> {
             .step(self.data, self.base, self.sizes, &self.groups);
         Some((k, entry))
     }
+}
+
+/// The total size of the entries whose size varints are the bytes of
+/// `run`, when each is a one-byte varint (low bit set): the size is the
+/// byte's top six bits.
+fn one_byte_sizes_sum(run: &[u8]) -> Option<usize> {
+    run.iter().try_fold(0, |total, &b| {
+        (b & 1 == 1).then_some(total + usize::from(b >> 2))
+    })
 }
 
 /// The total size of 16 entries whose size varints are the 16 bytes of
