@@ -107,13 +107,54 @@ impl<'a> Entries<'a> {
         self.len += 1;
     }
 
-    /// Records `n` entries at once, the first at a checkpoint (`n` at
-    /// most `CHECKPOINT_EVERY`): their sizes are one-byte varints from
-    /// `pos` on, and the first entry's data starts at `offset`.
+    /// Records `n` entries at once, none past the next checkpoint: their
+    /// sizes are one-byte varints from `pos` on, and the first entry's
+    /// data starts at `offset`.
     fn push_run(&mut self, pos: usize, offset: usize, n: usize) {
-        debug_assert!(self.len.is_multiple_of(CHECKPOINT_EVERY) && n <= CHECKPOINT_EVERY);
-        self.checkpoints.push(pos, offset);
+        let into_interval = self.len % CHECKPOINT_EVERY;
+        debug_assert!(n <= CHECKPOINT_EVERY - into_interval);
+        if into_interval == 0 {
+            self.checkpoints.push(pos, offset);
+        }
         self.len += n;
+    }
+
+    /// Records the entries from the next one on, sixteen at a time, while
+    /// the next one is at a checkpoint, at least sixteen of the `left` are
+    /// left and their sizes at `pos` in `sizes` are one-byte varints adding
+    /// up to at most `room`; the first's data starts at `offset`. Returns
+    /// how many it recorded and the total of their sizes.
+    fn push_whole_runs(
+        &mut self,
+        pos: usize,
+        offset: usize,
+        left: u64,
+        room: usize,
+    ) -> (u64, usize) {
+        if !self.len.is_multiple_of(CHECKPOINT_EVERY) {
+            return (0, 0);
+        }
+        let (mut taken, mut total) = (0, 0);
+        let runs = usize::try_from(left / CHECKPOINT_EVERY as u64).unwrap_or(usize::MAX);
+        let words = self
+            .sizes
+            .get(pos..)
+            .unwrap_or_default()
+            .chunks_exact(16)
+            .take(runs);
+        for word in words {
+            let Some(run) = whole_run_total(word) else {
+                break;
+            };
+            if run > room - total {
+                break;
+            }
+            self.checkpoints.push(pos + taken, offset + total);
+            taken += CHECKPOINT_EVERY;
+            total += run;
+        }
+        self.len += taken;
+        (taken as u64, total)
     }
 
     pub fn get(&self, i: usize) -> Option<Entry<'a>> {
@@ -130,17 +171,14 @@ impl<'a> Entries<'a> {
             .groups
             .get(c.group + 1)
             .is_none_or(|&(next_group, _, _)| next_group > i);
-        let skipped = self.sizes.get(c.pos..c.pos + (i - first));
-        match skipped.filter(|_| same_group).and_then(one_byte_sizes_sum) {
-            Some(total) => {
-                c.pos += i - first;
-                c.offset += total;
-                c.next = i;
-            }
-            None => {
-                for _ in first..i {
-                    c.step(self.data, self.base, self.sizes, &self.groups);
-                }
+        let (k, total) = leading_one_byte_sizes(self.sizes, c.pos, i - first);
+        if same_group && k == i - first {
+            c.pos += k;
+            c.offset += total;
+            c.next = i;
+        } else {
+            for _ in first..i {
+                c.step(self.data, self.base, self.sizes, &self.groups);
             }
         }
         Some(c.step(self.data, self.base, self.sizes, &self.groups))
@@ -261,35 +299,64 @@ impl<'a> Iterator for EntryIter<'a> {
     }
 }
 
-/// The total size of the entries whose size varints are the bytes of
-/// `run`, when each is a one-byte varint (low bit set): the size is the
-/// byte's top six bits.
-fn one_byte_sizes_sum(run: &[u8]) -> Option<usize> {
-    run.iter().try_fold(0, |total, &b| {
-        (b & 1 == 1).then_some(total + usize::from(b >> 2))
-    })
+/// How many of the (at most 16) size varints at `pos` in `bytes`, up to
+/// `n`, are one-byte varints (low bit set) before the first longer one,
+/// and the total of their sizes (each byte's top six bits; the next bit
+/// is the custom flag). Sixteen bytes are checked and added as two 64-bit
+/// words: the first byte without its low bit ends the run.
+fn leading_one_byte_sizes(bytes: &[u8], pos: usize, n: usize) -> (usize, usize) {
+    debug_assert!(n <= 16);
+    let Some(word) = bytes.get(pos..pos + 16) else {
+        // The section's last few bytes, one at a time.
+        let run = bytes.get(pos..).unwrap_or_default();
+        let k = run.iter().take(n).take_while(|&&b| b & 1 == 1).count();
+        return (k, run[..k].iter().map(|&b| usize::from(b >> 2)).sum());
+    };
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    let (lo, hi) = word.split_at(8);
+    let lo = u64::from_le_bytes(lo.try_into().expect("eight bytes"));
+    let hi = u64::from_le_bytes(hi.try_into().expect("eight bytes"));
+    // Bit 8i + 0 of `longer` is set when byte i is not a one-byte varint.
+    let longer = (!lo & ONES) as u128 | (((!hi & ONES) as u128) << 64);
+    let k = ((longer.trailing_zeros() / 8) as usize).min(n);
+    let sizes = |x: u64, kept: usize| ((x & FIRST_BYTES[kept]) >> 2) & SIX_BITS;
+    (
+        k,
+        bytes_total(sizes(lo, k.min(8)) + sizes(hi, k.saturating_sub(8))),
+    )
 }
 
-/// The total size of 16 entries whose size varints are the 16 bytes of
-/// `run`, when each is a one-byte varint (low bit set): the size is the
-/// byte's top six bits (the next bit is the custom flag). The bytes are
-/// checked and added as one 128-bit word.
-fn one_byte_sizes_total(run: &[u8]) -> Option<usize> {
-    const ONES: u128 = u128::from_le_bytes([1; 16]);
-    let x = u128::from_le_bytes(run.try_into().ok()?);
-    if x & ONES != ONES {
-        return None;
+/// The total of sixteen one-byte sizes, or `None` when a byte of `word`
+/// is not a one-byte varint.
+fn whole_run_total(word: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    let (lo, hi) = word.split_at(8);
+    let lo = u64::from_le_bytes(lo.try_into().ok()?);
+    let hi = u64::from_le_bytes(hi.try_into().ok()?);
+    (lo & hi & ONES == ONES).then(|| bytes_total(((lo >> 2) & SIX_BITS) + ((hi >> 2) & SIX_BITS)))
+}
+
+/// `FIRST_BYTES[j]`: the low `j` bytes of a word set.
+const FIRST_BYTES: [u64; 9] = {
+    let mut masks = [u64::MAX; 9];
+    let mut j = 0;
+    while j < 8 {
+        masks[j] = (1u64 << (8 * j)) - 1;
+        j += 1;
     }
-    // Each byte's size (at most 63), then pairs of bytes added into eight
-    // 16-bit lanes (at most 126 each), then the lanes added into the top
-    // one by a multiplication (at most 1008, no carry out of a lane).
-    let sizes = (x >> 2) & u128::from_le_bytes([0x3f; 16]);
-    let even = u128::from_le_bytes([
-        0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0,
-    ]);
-    let lanes = (sizes & even) + ((sizes >> 8) & even);
-    let lane_ones = u128::from_le_bytes([1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0]);
-    Some((lanes.wrapping_mul(lane_ones) >> 112) as usize)
+    masks
+};
+
+const SIX_BITS: u64 = u64::from_le_bytes([0x3f; 8]);
+
+/// The total of the eight bytes of `x`, each at most 126: pairs of bytes
+/// are added into four 16-bit lanes (at most 252 each), then the lanes
+/// into the top one by a multiplication (at most 1008, no carry out of a
+/// lane).
+fn bytes_total(x: u64) -> usize {
+    const EVEN: u64 = u64::from_le_bytes([0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0]);
+    let lanes = (x & EVEN) + ((x >> 8) & EVEN);
+    (lanes.wrapping_mul(0x0001_0001_0001_0001) >> 48) as usize
 }
 
 /// Cache slots hold `id + 1`, so that 0 means "not decoded yet" and the
@@ -385,23 +452,32 @@ impl<'a> AttrTypeTable<'a> {
                     }
                     let mut left = count;
                     while left > 0 {
-                        // Most sizes are one-byte varints (low bit set): a
-                        // whole checkpoint's worth of them is added up at
-                        // once (`info` on an op-heavy file scans millions).
-                        if left >= CHECKPOINT_EVERY as u64
-                            && out.len().is_multiple_of(CHECKPOINT_EVERY)
-                        {
-                            let pos = r.position();
-                            let run = r.all_bytes().get(pos..pos + CHECKPOINT_EVERY);
-                            if let Some(total) = run.and_then(one_byte_sizes_total) {
-                                if total <= data.data.len() - offset {
-                                    out.push_run(pos, offset, CHECKPOINT_EVERY);
-                                    r.skip(CHECKPOINT_EVERY as u64)?;
-                                    offset += total;
-                                    out.end = offset;
-                                    left -= CHECKPOINT_EVERY as u64;
-                                    continue;
-                                }
+                        // Most sizes are one-byte varints (low bit set):
+                        // whole checkpoints' worth of them are added up
+                        // sixteen at a time (`info` on an op-heavy file
+                        // scans millions), else the one-byte sizes before
+                        // the next checkpoint or the first longer size.
+                        let room = data.data.len() - offset;
+                        let (taken, sum) = out.push_whole_runs(r.position(), offset, left, room);
+                        if taken > 0 {
+                            r.skip(taken)?;
+                            offset += sum;
+                            out.end = offset;
+                            left -= taken;
+                            continue;
+                        }
+                        let pos = r.position();
+                        let to_checkpoint = CHECKPOINT_EVERY - out.len() % CHECKPOINT_EVERY;
+                        let n = to_checkpoint.min(usize::try_from(left).unwrap_or(usize::MAX));
+                        let (k, sum) = leading_one_byte_sizes(r.all_bytes(), pos, n);
+                        if k > 0 && sum <= room {
+                            out.push_run(pos, offset, k);
+                            r.skip(k as u64)?;
+                            offset += sum;
+                            out.end = offset;
+                            left -= k as u64;
+                            if k == n {
+                                continue;
                             }
                         }
                         left -= 1;
@@ -783,7 +859,7 @@ fn wrap_text_error(e: Error, what: &str, offset: usize) -> Error {
 
 #[cfg(test)]
 mod tests {
-    use super::one_byte_sizes_total;
+    use super::{leading_one_byte_sizes, whole_run_total};
     use super::AttrTypeTable;
     use crate::bytecode::binary_reader::Reader;
     use crate::bytecode::sections::Section;
@@ -864,23 +940,51 @@ mod tests {
         }
     }
 
+    /// The one-byte sizes before the first longer one, as counted and
+    /// added one byte at a time: in a 16-byte word, and in the last few
+    /// bytes of a section, for every limit.
     #[test]
     fn one_byte_sizes_are_added_like_one_at_a_time() {
         let mut state = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..10_000 {
-            let mut run = [0u8; 16];
-            for b in &mut run {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                *b = (state as u8) | 1;
+        let mut rand = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let by_bytes = |run: &[u8], n: usize| {
+            let mut total = 0;
+            for (k, &b) in run.iter().take(n).enumerate() {
+                if b & 1 == 0 {
+                    return (k, total);
+                }
+                total += usize::from(b >> 2);
             }
-            let want: usize = run.iter().map(|&b| usize::from(b >> 2)).sum();
-            assert_eq!(one_byte_sizes_total(&run), Some(want), "{run:?}");
-            run[(state % 16) as usize] &= !1;
-            assert_eq!(one_byte_sizes_total(&run), None);
+            (n.min(run.len()), total)
+        };
+        for _ in 0..20_000 {
+            let len = 1 + (rand() % 24) as usize;
+            let mut bytes: Vec<u8> = (0..len).map(|_| rand() as u8 | 1).collect();
+            // None, one or two longer sizes (low bit clear) anywhere.
+            for _ in 0..rand() % 3 {
+                let at = (rand() % len as u64) as usize;
+                bytes[at] &= !1;
+            }
+            let pos = (rand() % len as u64) as usize;
+            for n in 0..=16 {
+                assert_eq!(
+                    leading_one_byte_sizes(&bytes, pos, n),
+                    by_bytes(&bytes[pos..], n),
+                    "{bytes:?} from {pos}, at most {n}"
+                );
+            }
+            if let Some(word) = bytes.get(pos..pos + 16) {
+                let (k, total) = by_bytes(word, 16);
+                assert_eq!(whole_run_total(word), (k == 16).then_some(total), "{word:?}");
+            }
         }
-        assert_eq!(one_byte_sizes_total(&[0xff; 16]), Some(63 * 16));
-        assert_eq!(one_byte_sizes_total(&[1; 15]), None);
+        assert_eq!(leading_one_byte_sizes(&[0xff; 16], 0, 16), (16, 63 * 16));
+        assert_eq!(leading_one_byte_sizes(&[0xff; 16], 0, 5), (5, 63 * 5));
+        assert_eq!(leading_one_byte_sizes(&[1; 15], 0, 16), (15, 0));
     }
 }
