@@ -859,8 +859,8 @@ fn wrap_text_error(e: Error, what: &str, offset: usize) -> Error {
 
 #[cfg(test)]
 mod tests {
-    use super::{leading_one_byte_sizes, whole_run_total};
     use super::AttrTypeTable;
+    use super::{leading_one_byte_sizes, whole_run_total};
     use crate::bytecode::binary_reader::Reader;
     use crate::bytecode::sections::Section;
     use rmlir_format::bytecode::varint::write_varint;
@@ -980,7 +980,11 @@ mod tests {
             }
             if let Some(word) = bytes.get(pos..pos + 16) {
                 let (k, total) = by_bytes(word, 16);
-                assert_eq!(whole_run_total(word), (k == 16).then_some(total), "{word:?}");
+                assert_eq!(
+                    whole_run_total(word),
+                    (k == 16).then_some(total),
+                    "{word:?}"
+                );
             }
         }
         assert_eq!(leading_one_byte_sizes(&[0xff; 16], 0, 16), (16, 63 * 16));

@@ -190,9 +190,13 @@ impl DeferredLoc {
 const NO_USE: u32 = u32::MAX;
 
 struct NameEntry {
-    /// Values by result number; `None` until defined or referenced.
+    /// Placeholders of forward references by result number; `None` where
+    /// none was made. Empty once defined.
     values: Vec<Option<ValueId>>,
-    defined: bool,
+    /// Once defined, its values: `count` consecutive values from `first`
+    /// (an op's results and a block argument are), held without a vector
+    /// of their own.
+    defined: Option<(u32, u32)>,
     /// Offset of the first forward reference, for the error message.
     first_use: usize,
 }
@@ -268,6 +272,17 @@ struct Parser<'a> {
     /// Parsing the second thread's part of a split parse: `distinct`
     /// attributes, whose numbers are the file's, are refused.
     fragment: bool,
+    /// An op's signature types and operand values, kept between ops so
+    /// that an op does not allocate them (an op parses its regions before
+    /// its signature, so one set serves every nesting level).
+    sig_scratch: SignatureScratch,
+}
+
+#[derive(Default)]
+struct SignatureScratch {
+    inputs: Vec<TypeId>,
+    results: Vec<TypeId>,
+    operands: Vec<ValueId>,
 }
 
 impl<'a> Parser<'a> {
@@ -317,6 +332,7 @@ impl<'a> Parser<'a> {
             split_started: false,
             split_merged: false,
             fragment: false,
+            sig_scratch: SignatureScratch::default(),
         }
     }
 
@@ -540,6 +556,18 @@ impl<'a> Parser<'a> {
         self.string_value(t)
     }
 
+    /// A string literal's bytes, borrowed from the source when it has no
+    /// escapes (op names never do).
+    fn parse_string_bytes(&mut self, what: &str) -> Result<std::borrow::Cow<'a, [u8]>> {
+        let t = self.expect(Tok::String, what)?;
+        let body: &'a [u8] = &self.src[t.start + 1..t.end - 1];
+        if body.contains(&b'\\') {
+            Ok(self.string_value(t)?.into())
+        } else {
+            Ok(body.into())
+        }
+    }
+
     fn loc_at(&mut self, offset: usize) -> AttrId {
         let (line, col) = self.line_col(offset);
         self.m.ctx.intern_attr(AttrData::FileLineCol {
@@ -694,7 +722,7 @@ impl<'a> Parser<'a> {
         if let Some((name, e)) = self
             .names
             .iter()
-            .filter(|(_, e)| !e.defined)
+            .filter(|(_, e)| e.defined.is_none())
             .min_by_key(|(_, e)| e.first_use)
         {
             return self.sem_err_at(
@@ -864,7 +892,7 @@ impl<'a> Parser<'a> {
                 self.position(name_at),
             ));
         }
-        let name = self.parse_string("an operation name string")?;
+        let name = self.parse_string_bytes("an operation name string")?;
         let name_id = self.m.op_names.intern(&name);
 
         // Operands.
@@ -918,16 +946,22 @@ impl<'a> Parser<'a> {
         self.expect(Tok::Colon, "':' followed by the operation's type")?;
         let ty_at = self.tok.start;
         let fty = self.parse_type()?;
+        let mut sig = std::mem::take(&mut self.sig_scratch);
         let TypeData::Function {
             inputs,
-            results: result_types,
-        } = self.m.ctx.ty(fty).clone()
+            results: outs,
+        } = self.m.ctx.ty(fty)
         else {
             return self.err_at(
                 ty_at,
                 "expected a function type for the operation's signature",
             );
         };
+        sig.inputs.clear();
+        sig.inputs.extend_from_slice(inputs);
+        sig.results.clear();
+        sig.results.extend_from_slice(outs);
+        let (inputs, result_types) = (&sig.inputs, &sig.results);
         if inputs.len() != operands.len() {
             return self.sem_err_at(
                 ty_at,
@@ -950,30 +984,31 @@ impl<'a> Parser<'a> {
                 ),
             );
         }
-        let mut operand_ids = Vec::with_capacity(operands.len());
+        sig.operands.clear();
         for ((name, idx, at), &ty) in operands.iter().zip(inputs.iter()) {
-            operand_ids.push(self.resolve_value_use(name, *idx, *at, ty)?);
+            let v = self.resolve_value_use(name, *idx, *at, ty)?;
+            sig.operands.push(v);
         }
 
         let properties = self.with_default_properties(name_id, properties, op_start)?;
         let loc_placeholder = self.unknown_loc;
         let op = self.m.new_op(
             name_id,
-            &operand_ids,
-            &result_types,
+            &sig.operands,
+            result_types,
             successors,
             properties,
             attributes,
             regions,
             loc_placeholder,
         );
+        self.sig_scratch = sig;
         // Bind results.
         let mut next = 0u32;
         let first = self.m.op(op).first_result;
         for (name, count, at) in results {
-            let vals: Vec<ValueId> = (0..count).map(|i| ValueId(first + next + i)).collect();
+            self.define_values(name, first + next, count, at)?;
             next += count;
-            self.define_values(name, vals, at)?;
         }
         // Trailing location.
         if self.is_kw("loc") {
@@ -1102,8 +1137,11 @@ impl<'a> Parser<'a> {
         ty: TypeId,
     ) -> Result<ValueId> {
         if let Some(e) = self.names.get(name) {
-            if let Some(Some(v)) = e.values.get(idx as usize) {
-                let v = *v;
+            let found = match e.defined {
+                Some((first, count)) => (idx < count).then_some(ValueId(first + idx)),
+                None => e.values.get(idx as usize).copied().flatten(),
+            };
+            if let Some(v) = found {
                 let vty = self.m.value(v).ty;
                 if vty != ty {
                     return self.sem_err_at(
@@ -1116,13 +1154,12 @@ impl<'a> Parser<'a> {
                 }
                 return Ok(v);
             }
-            if e.defined {
+            if let Some((_, count)) = e.defined {
                 return self.sem_err_at(
                     at,
                     format!(
-                        "reference to invalid result number {idx} of '%{}', which has {} results",
+                        "reference to invalid result number {idx} of '%{}', which has {count} results",
                         lossy(name),
-                        e.values.len()
                     ),
                 );
             }
@@ -1144,7 +1181,7 @@ impl<'a> Parser<'a> {
         let v = self.m.new_value(ty, ValueDef::Placeholder, None);
         let e = self.names.entry(name).or_insert(NameEntry {
             values: Vec::new(),
-            defined: false,
+            defined: None,
             first_use: at,
         });
         if e.values.len() <= idx as usize {
@@ -1154,15 +1191,16 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
-    fn define_values(&mut self, name: &'a [u8], vals: Vec<ValueId>, at: usize) -> Result<()> {
+    /// Defines `%name` as the `count` values from `first` on.
+    fn define_values(&mut self, name: &'a [u8], first: u32, count: u32, at: usize) -> Result<()> {
         if let Some(e) = self.names.get(&name) {
-            if e.defined {
+            if e.defined.is_some() {
                 return self
                     .sem_err_at(at, format!("redefinition of SSA value '%{}'", lossy(name)));
             }
             for (i, slot) in e.values.iter().enumerate() {
                 let Some(ph) = slot else { continue };
-                let Some(&real) = vals.get(i) else {
+                let Some(real) = (i < count as usize).then(|| ValueId(first + i as u32)) else {
                     return self.sem_err_at(
                         e.first_use,
                         format!(
@@ -1186,8 +1224,8 @@ impl<'a> Parser<'a> {
         self.names.insert(
             name,
             NameEntry {
-                values: vals.into_iter().map(Some).collect(),
-                defined: true,
+                values: Vec::new(),
+                defined: Some((first, count)),
                 first_use: at,
             },
         );
@@ -1287,7 +1325,7 @@ impl<'a> Parser<'a> {
                     p.loc_at(at)
                 };
                 let v = p.m.add_block_arg(b, ty, default_loc);
-                p.define_values(vname, vec![v], at)?;
+                p.define_values(vname, v.0, 1, at)?;
                 if p.is_kw("loc") {
                     p.parse_trailing_loc(LocTarget::Arg(v))?;
                 }
