@@ -276,6 +276,10 @@ struct Parser<'a> {
     /// that an op does not allocate them (an op parses its regions before
     /// its signature, so one set serves every nesting level).
     sig_scratch: SignatureScratch,
+    /// The result names and operand uses of the ops being parsed, each
+    /// op's above those of the ops it is nested in: an op pushes its own
+    /// and truncates them when it is built, so no op allocates a list.
+    value_refs: Vec<(&'a [u8], u32, usize)>,
 }
 
 #[derive(Default)]
@@ -333,6 +337,7 @@ impl<'a> Parser<'a> {
             split_merged: false,
             fragment: false,
             sig_scratch: SignatureScratch::default(),
+            value_refs: Vec::new(),
         }
     }
 
@@ -861,7 +866,7 @@ impl<'a> Parser<'a> {
     fn parse_operation(&mut self) -> Result<OpId> {
         let op_start = self.tok.start;
         // Result list.
-        let mut results: Vec<(&'a [u8], u32, usize)> = Vec::new();
+        let results_start = self.value_refs.len();
         if self.is(Tok::PercentId) {
             loop {
                 let t = self.expect(Tok::PercentId, "an SSA result name")?;
@@ -874,7 +879,7 @@ impl<'a> Parser<'a> {
                         _ => return self.err_at(c.start, "expected a positive result count"),
                     };
                 }
-                results.push((name, count, t.start));
+                self.value_refs.push((name, count, t.start));
                 if !self.eat(Tok::Comma) {
                     break;
                 }
@@ -896,16 +901,19 @@ impl<'a> Parser<'a> {
         let name_id = self.m.op_names.intern(&name);
 
         // Operands.
-        let mut operands: Vec<(&'a [u8], u32, usize)> = Vec::new();
+        let operands_start = self.value_refs.len();
         self.comma_list(
             Tok::LParen,
             Tok::RParen,
             "'(' to start the operand list",
             |p| {
-                operands.push(p.parse_value_use()?);
+                let operand = p.parse_value_use()?;
+                p.value_refs.push(operand);
                 Ok(())
             },
         )?;
+        let operands_end = self.value_refs.len();
+        let num_operands = operands_end - operands_start;
 
         // Successors.
         let mut successors = Vec::new();
@@ -962,17 +970,18 @@ impl<'a> Parser<'a> {
         sig.results.clear();
         sig.results.extend_from_slice(outs);
         let (inputs, result_types) = (&sig.inputs, &sig.results);
-        if inputs.len() != operands.len() {
+        if inputs.len() != num_operands {
             return self.sem_err_at(
                 ty_at,
                 format!(
                     "expected {} operand type{} but had {}",
-                    operands.len(),
-                    if operands.len() == 1 { "" } else { "s" },
+                    num_operands,
+                    if num_operands == 1 { "" } else { "s" },
                     inputs.len()
                 ),
             );
         }
+        let results = &self.value_refs[results_start..operands_start];
         let total: u64 = results.iter().map(|r| r.1 as u64).sum();
         if !results.is_empty() && total != result_types.len() as u64 {
             return self.sem_err_at(
@@ -985,8 +994,9 @@ impl<'a> Parser<'a> {
             );
         }
         sig.operands.clear();
-        for ((name, idx, at), &ty) in operands.iter().zip(inputs.iter()) {
-            let v = self.resolve_value_use(name, *idx, *at, ty)?;
+        for i in 0..num_operands {
+            let (name, idx, at) = self.value_refs[operands_start + i];
+            let v = self.resolve_value_use(name, idx, at, sig.inputs[i])?;
             sig.operands.push(v);
         }
 
@@ -1006,10 +1016,12 @@ impl<'a> Parser<'a> {
         // Bind results.
         let mut next = 0u32;
         let first = self.m.op(op).first_result;
-        for (name, count, at) in results {
+        for i in results_start..operands_start {
+            let (name, count, at) = self.value_refs[i];
             self.define_values(name, first + next, count, at)?;
             next += count;
         }
+        self.value_refs.truncate(results_start);
         // Trailing location.
         if self.is_kw("loc") {
             self.parse_trailing_loc(LocTarget::Op(op))?;
