@@ -95,8 +95,32 @@ impl FloatKind {
     }
 
     /// Inverse of [`FloatKind::keyword`] (exact, case-sensitive match).
+    /// Every keyword type of a text parse asks (`i32`, `index`,
+    /// `tensor`, …), so it is a `match` (a switch on the length, then the
+    /// bytes) rather than a walk of [`FloatKind::ALL`] comparing each
+    /// keyword; the test `keywords_round_trip` holds it to `keyword`.
     pub fn from_keyword(s: &str) -> Option<FloatKind> {
-        FloatKind::ALL.into_iter().find(|k| k.keyword() == s)
+        Some(match s {
+            "f16" => FloatKind::F16,
+            "bf16" => FloatKind::BF16,
+            "f32" => FloatKind::F32,
+            "f64" => FloatKind::F64,
+            "f80" => FloatKind::F80,
+            "f128" => FloatKind::F128,
+            "tf32" => FloatKind::TF32,
+            "f8E5M2" => FloatKind::F8E5M2,
+            "f8E4M3" => FloatKind::F8E4M3,
+            "f8E4M3FN" => FloatKind::F8E4M3FN,
+            "f8E5M2FNUZ" => FloatKind::F8E5M2FNUZ,
+            "f8E4M3FNUZ" => FloatKind::F8E4M3FNUZ,
+            "f8E4M3B11FNUZ" => FloatKind::F8E4M3B11FNUZ,
+            "f8E3M4" => FloatKind::F8E3M4,
+            "f8E8M0FNU" => FloatKind::F8E8M0FNU,
+            "f6E2M3FN" => FloatKind::F6E2M3FN,
+            "f6E3M2FN" => FloatKind::F6E3M2FN,
+            "f4E2M1FN" => FloatKind::F4E2M1FN,
+            _ => return None,
+        })
     }
 
     /// Storage width in bits (MLIR's `FloatType::getWidth`; `tf32` is 19).
@@ -1454,7 +1478,9 @@ mod tests {
         for k in FloatKind::ALL {
             assert_eq!(FloatKind::from_keyword(k.keyword()), Some(k));
         }
-        assert_eq!(FloatKind::from_keyword("F16"), None);
+        for not_float in ["F16", "i32", "f17", "tensor", "index", ""] {
+            assert_eq!(FloatKind::from_keyword(not_float), None, "{not_float}");
+        }
         assert_eq!(FloatKind::TF32.bit_width(), 19);
         assert_eq!(FloatKind::F80.bit_width(), 80);
     }
