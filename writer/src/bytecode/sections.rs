@@ -415,8 +415,7 @@ impl IrWriter<'_, '_> {
             mask |= op_mask::HAS_INLINE_REGIONS;
         }
         let use_lists = if v >= VERSION_USE_LIST_ORDERING && o.num_results > 0 {
-            let results: Vec<ValueId> = o.results().collect();
-            self.use_lists.encode(&results)
+            self.use_lists.encode(o.results())
         } else {
             None
         };
@@ -556,7 +555,7 @@ impl IrWriter<'_, '_> {
                 }
             }
             if v >= VERSION_USE_LIST_ORDERING {
-                match self.use_lists.encode(&blk.args) {
+                match self.use_lists.encode(blk.args.iter().copied()) {
                     Some(u) => {
                         e.byte(op_mask::HAS_USE_LIST_ORDERS);
                         e.raw(&u.bytes);

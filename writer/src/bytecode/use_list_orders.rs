@@ -38,18 +38,18 @@ impl<'m> UseListOrders<'m> {
 
     /// The use-list block for `range`, or `None` when no value of it needs
     /// one (the caller then leaves the mask bit / flag byte clear).
-    pub fn encode(&self, range: &[ValueId]) -> Option<Encoder> {
+    pub fn encode(&self, range: impl ExactSizeIterator<Item = ValueId>) -> Option<Encoder> {
         self.uses.as_ref()?;
+        let len = range.len();
         let entries: Vec<(u32, &[u32])> = range
-            .iter()
             .enumerate()
-            .filter_map(|(i, &v)| self.order(v).map(|o| (i as u32, o)))
+            .filter_map(|(i, v)| self.order(v).map(|o| (i as u32, o)))
             .collect();
         if entries.is_empty() {
             return None;
         }
         let mut e = Encoder::new();
-        if range.len() != 1 {
+        if len != 1 {
             e.varint(entries.len() as u64);
         }
         let keys: Vec<u32> = entries.iter().map(|&(i, _)| i).collect();
@@ -59,7 +59,7 @@ impl<'m> UseListOrders<'m> {
                 .find(|&&(i, _)| i == key)
                 .map(|&(_, o)| o)
                 .expect("key taken from the entries");
-            if range.len() != 1 {
+            if len != 1 {
                 e.varint(u64::from(key));
             }
             let moved = order
