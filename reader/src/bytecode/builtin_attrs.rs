@@ -409,7 +409,6 @@ pub(super) fn file_line_col_range(file: FileName, n: usize, v: [u32; 4]) -> Attr
     }
 }
 
-/// Reads an APInt of `width` bits (SPEC.md §6.6.3) as its unsigned bits.
 /// The value of an `IntegerAttr` of type `ty` (referenced at `at`), read
 /// from `r` and normalised to the type's width.
 pub(super) fn integer_value(r: &mut Reader<'_>, ty: &TypeData, at: usize) -> Result<BigInt> {
@@ -436,6 +435,7 @@ pub(super) fn float_bits(r: &mut Reader<'_>, ty: &TypeData, at: usize) -> Result
     Ok(v.into())
 }
 
+/// Reads an APInt of `width` bits (SPEC.md §6.6.3) as its unsigned bits.
 pub(super) fn read_apint(r: &mut Reader<'_>, width: u32) -> Result<BigUint> {
     let v = if width <= 8 {
         BigUint::from(r.read_u8()?)

@@ -986,8 +986,6 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Checks `v` against an integer type of `width` bits and returns it in the
-/// form MLIR prints: signed unless the type is unsigned (i1 stays 0/1).
 /// [`normalize_int`] of a decimal literal of at most 18 digits for a type
 /// of at most 64 bits, in `i128` arithmetic: integer attributes are
 /// nearly all such, and the big integers' parsing and shifts cost ~1,000
@@ -1021,6 +1019,8 @@ fn small_int(text: &[u8], neg: bool, width: u32, signedness: Signedness) -> Opti
     }
 }
 
+/// Checks `v` against an integer type of `width` bits and returns it in the
+/// form MLIR prints: signed unless the type is unsigned (i1 stays 0/1).
 pub(super) fn normalize_int(v: BigInt, width: u32, signedness: Signedness) -> Option<BigInt> {
     if width == 0 {
         return if v.is_zero() { Some(v) } else { None };
