@@ -1215,7 +1215,6 @@ fn exact_decimal(b: &[u8]) -> Option<f64> {
 
 /// The general decimal conversion of [`parse_mlir_float_signed`].
 fn parse_decimal(kind: FloatKind, negative: bool, body: &str) -> Result<u128, FloatError> {
-    let text = body;
     let sign = if negative { "-" } else { "" };
     let b = body.as_bytes();
     if b.len() >= 2 && b[0] == b'0' && (b[1] == b'x' || b[1] == b'X') {
@@ -1233,7 +1232,7 @@ fn parse_decimal(kind: FloatKind, negative: bool, body: &str) -> Result<u128, Fl
         Err(ScanError::Invalid) => {
             return Err(FloatError::new(&format!(
                 "invalid floating point literal '{sign}{}'",
-                text.chars().take(40 - sign.len()).collect::<String>()
+                body.chars().take(40 - sign.len()).collect::<String>()
             )))
         }
     };

@@ -171,8 +171,11 @@ impl<'a> Entries<'a> {
             .groups
             .get(c.group + 1)
             .is_none_or(|&(next_group, _, _)| next_group > i);
-        let (k, total) = leading_one_byte_sizes(self.sizes, c.pos, i - first);
-        if same_group && k == i - first {
+        let skipped = i - first;
+        let added = same_group
+            .then(|| leading_one_byte_sizes(self.sizes, c.pos, skipped))
+            .filter(|&(k, _)| k == skipped);
+        if let Some((k, total)) = added {
             c.pos += k;
             c.offset += total;
             c.next = i;
@@ -312,10 +315,7 @@ fn leading_one_byte_sizes(bytes: &[u8], pos: usize, n: usize) -> (usize, usize) 
         let k = run.iter().take(n).take_while(|&&b| b & 1 == 1).count();
         return (k, run[..k].iter().map(|&b| usize::from(b >> 2)).sum());
     };
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    let (lo, hi) = word.split_at(8);
-    let lo = u64::from_le_bytes(lo.try_into().expect("eight bytes"));
-    let hi = u64::from_le_bytes(hi.try_into().expect("eight bytes"));
+    let (lo, hi) = two_words(word);
     // Bit 8i + 0 of `longer` is set when byte i is not a one-byte varint.
     let longer = (!lo & ONES) as u128 | (((!hi & ONES) as u128) << 64);
     let k = ((longer.trailing_zeros() / 8) as usize).min(n);
@@ -329,12 +329,19 @@ fn leading_one_byte_sizes(bytes: &[u8], pos: usize, n: usize) -> (usize, usize) 
 /// The total of sixteen one-byte sizes, or `None` when a byte of `word`
 /// is not a one-byte varint.
 fn whole_run_total(word: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    let (lo, hi) = word.split_at(8);
-    let lo = u64::from_le_bytes(lo.try_into().ok()?);
-    let hi = u64::from_le_bytes(hi.try_into().ok()?);
+    let (lo, hi) = two_words(word);
     (lo & hi & ONES == ONES).then(|| bytes_total(((lo >> 2) & SIX_BITS) + ((hi >> 2) & SIX_BITS)))
 }
+
+/// The sixteen bytes of `word` as two little-endian words.
+fn two_words(word: &[u8]) -> (u64, u64) {
+    let (lo, hi) = word.split_at(8);
+    let word = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("sixteen bytes"));
+    (word(lo), word(hi))
+}
+
+/// The low bit of each byte of a word: a one-byte varint has it set.
+const ONES: u64 = u64::from_le_bytes([1; 8]);
 
 /// `FIRST_BYTES[j]`: the low `j` bytes of a word set.
 const FIRST_BYTES: [u64; 9] = {

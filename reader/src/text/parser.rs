@@ -13,6 +13,7 @@ use rmlir_format::fasthash::{FastMap as HashMap, FastSet as HashSet};
 use rmlir_format::float::{self, FloatKind};
 use rmlir_format::op_registry::OpRegistry;
 use rmlir_format::*;
+use std::borrow::Cow;
 
 mod attr_parser;
 mod dense_parser;
@@ -544,10 +545,10 @@ impl<'a> Parser<'a> {
     /// location naming the same file (found by the source bytes when the
     /// literal has no escapes).
     fn file_name_of(&mut self, t: Token) -> Result<FileName> {
-        let raw: &'a [u8] = &self.src[t.start + 1..t.end - 1];
-        if raw.contains(&b'\\') {
-            return Ok(self.string_value(t)?.into());
-        }
+        let raw = match self.string_bytes(t)? {
+            Cow::Borrowed(raw) => raw,
+            Cow::Owned(unescaped) => return Ok(unescaped.into()),
+        };
         if let Some(f) = self.file_names.get(raw) {
             return Ok(f.clone());
         }
@@ -561,16 +562,20 @@ impl<'a> Parser<'a> {
         self.string_value(t)
     }
 
-    /// A string literal's bytes, borrowed from the source when it has no
-    /// escapes (op names never do).
-    fn parse_string_bytes(&mut self, what: &str) -> Result<std::borrow::Cow<'a, [u8]>> {
-        let t = self.expect(Tok::String, what)?;
+    /// String token `t`'s bytes, borrowed from the source when the literal
+    /// has no escapes (op names and file names hardly ever do).
+    fn string_bytes(&self, t: Token) -> Result<Cow<'a, [u8]>> {
         let body: &'a [u8] = &self.src[t.start + 1..t.end - 1];
         if body.contains(&b'\\') {
             Ok(self.string_value(t)?.into())
         } else {
             Ok(body.into())
         }
+    }
+
+    fn parse_string_bytes(&mut self, what: &str) -> Result<Cow<'a, [u8]>> {
+        let t = self.expect(Tok::String, what)?;
+        self.string_bytes(t)
     }
 
     fn loc_at(&mut self, offset: usize) -> AttrId {

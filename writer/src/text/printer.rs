@@ -1413,11 +1413,7 @@ fn nested_elements(
 
 fn dims(shape: &[i64], out: &mut String) {
     for &d in shape {
-        if d == DYNAMIC {
-            out.push('?');
-        } else {
-            let _ = write!(out, "{d}");
-        }
+        dyn_int(d, out);
         out.push('x');
     }
 }
