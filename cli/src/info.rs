@@ -6,12 +6,10 @@ use crate::load::Layouts;
 use crate::output;
 use crate::progress::Progress;
 use rmlir_format::ResourceValue;
-use rmlir_reader::{BytecodeReader, LayoutsChoice};
+use rmlir_reader::{BytecodeReader, LayoutsChoice, TopLevelOp};
 use serde::Serialize;
-use std::borrow::Cow;
 use std::io::Write;
 use std::path::Path;
-use std::sync::Arc;
 
 #[derive(Serialize)]
 pub struct Info<'a> {
@@ -41,9 +39,11 @@ pub struct Info<'a> {
     /// Top-level ops whose isolated bodies (functions, …) were stepped
     /// over undecoded.
     pub region_bodies_pending: usize,
+    /// The top-level ops, their names borrowed from the op name table and
+    /// the mapped file (a module lists tens of thousands, SPEC.md §6.7.5).
     /// Written last, and not by serde ([`write_json`]).
     #[serde(skip)]
-    pub top_level: Vec<SymbolJson<'a>>,
+    pub top_level: Vec<TopLevelOp<'a>>,
 }
 
 #[derive(Serialize)]
@@ -72,28 +72,6 @@ pub struct ResourceJson {
     pub alignment: Option<u32>,
 }
 
-/// A top-level op, its names borrowed from the op name table and the
-/// mapped file: a module lists tens of thousands (SPEC.md §6.7.5).
-#[derive(Serialize)]
-pub struct SymbolJson<'a> {
-    #[serde(serialize_with = "lossy_str")]
-    pub op: Arc<[u8]>,
-    #[serde(serialize_with = "lossy_opt_str")]
-    pub symbol: Option<Cow<'a, [u8]>>,
-}
-
-/// Bytes as a JSON string, invalid UTF-8 replaced (no copy when valid).
-fn lossy_str<S: serde::Serializer>(b: &Arc<[u8]>, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&String::from_utf8_lossy(b))
-}
-
-fn lossy_opt_str<S: serde::Serializer>(b: &Option<Cow<'_, [u8]>>, s: S) -> Result<S::Ok, S::Error> {
-    match b {
-        Some(b) => s.serialize_str(&String::from_utf8_lossy(b)),
-        None => s.serialize_none(),
-    }
-}
-
 fn lossy(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -105,17 +83,10 @@ pub fn collect(input: &Input, layouts: Layouts) -> Result<Info<'_>, String> {
         .top
         .ok_or_else(|| format!("{}: no top-level operation", input.name))?;
     let mut release = input.range_releaser();
-    let listed = r
+    let top_level = r
         .scan_top_level(&mut release)
         .map_err(|e| format!("{}: {e}", input.name))?;
-    let region_bodies_pending = listed.iter().filter(|t| t.lazy_body).count();
-    let top_level: Vec<SymbolJson> = listed
-        .into_iter()
-        .map(|t| SymbolJson {
-            op: t.name,
-            symbol: t.symbol,
-        })
-        .collect();
+    let region_bodies_pending = top_level.iter().filter(|t| t.lazy_body).count();
     let m = r.module();
     let mut resources = Vec::new();
     for (external, groups) in [(false, &m.resources.dialect), (true, &m.resources.external)] {
@@ -266,7 +237,7 @@ pub fn render_text(i: &Info) -> String {
         i.region_bodies_pending
     );
     for t in &i.top_level {
-        let op = String::from_utf8_lossy(&t.op);
+        let op = String::from_utf8_lossy(&t.name);
         match &t.symbol {
             Some(sym) => {
                 let _ = writeln!(s, "  {op} @{}", String::from_utf8_lossy(sym));
@@ -281,9 +252,10 @@ pub fn render_text(i: &Info) -> String {
 
 /// `info --json`: the report as serde_json pretty-prints it, with
 /// `top_level` last. serde_json spent ~1,400 instructions on each listed
-/// op (18M of the 66M a 200 MB module's listing took, SPEC.md §6.7.5), so
+/// op (18M of the 66M a 200 MB module's listing took, SPEC.md §8.4), so
 /// the list is written here in the same layout: the other fields are
-/// serialized, the object's closing `}` taken off, and the list appended.
+/// serialized, the object's closing `}` taken off, and the list streamed
+/// after them.
 fn write_json(w: &mut dyn Write, i: &Info) -> std::io::Result<()> {
     let mut head = serde_json::to_vec_pretty(i).map_err(std::io::Error::other)?;
     if head.ends_with(b"\n}") {
@@ -294,19 +266,28 @@ fn write_json(w: &mut dyn Write, i: &Info) -> std::io::Result<()> {
         ));
     }
     w.write_all(&head)?;
-    let mut out = Vec::with_capacity(64 * i.top_level.len() + 32);
-    out.extend_from_slice(b",\n  \"top_level\": ");
-    top_level_json(&mut out, &i.top_level);
+    w.write_all(b",\n  \"top_level\": ")?;
+    let mut out = Vec::with_capacity(1 << 16);
+    top_level_json(&mut out, &i.top_level, |chunk| {
+        w.write_all(chunk)?;
+        chunk.clear();
+        Ok(())
+    })?;
     out.extend_from_slice(b"\n}\n");
     w.write_all(&out)
 }
 
 /// `list` as serde_json's pretty printer writes it as a field of the
-/// top-level object (two spaces a level).
-fn top_level_json(out: &mut Vec<u8>, list: &[SymbolJson]) {
+/// top-level object (two spaces a level), into `out`, handed to `flush`
+/// every 60 KiB or so (which should empty it).
+fn top_level_json(
+    out: &mut Vec<u8>,
+    list: &[TopLevelOp],
+    mut flush: impl FnMut(&mut Vec<u8>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     if list.is_empty() {
         out.extend_from_slice(b"[]");
-        return;
+        return Ok(());
     }
     out.push(b'[');
     for (k, t) in list.iter().enumerate() {
@@ -314,15 +295,19 @@ fn top_level_json(out: &mut Vec<u8>, list: &[SymbolJson]) {
             out.push(b',');
         }
         out.extend_from_slice(b"\n    {\n      \"op\": ");
-        json_str(out, &t.op);
+        json_str(out, &t.name);
         out.extend_from_slice(b",\n      \"symbol\": ");
         match &t.symbol {
             Some(s) => json_str(out, s),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b"\n    }");
+        if out.len() >= 60 << 10 {
+            flush(out)?;
+        }
     }
     out.extend_from_slice(b"\n  ]");
+    Ok(())
 }
 
 /// `b` as a JSON string, invalid UTF-8 replaced: printable ASCII without
@@ -376,8 +361,13 @@ mod tests {
     #[test]
     fn top_level_is_written_as_serde_json_writes_it() {
         #[derive(Serialize)]
-        struct Wrapper<'a> {
-            top_level: &'a [SymbolJson<'a>],
+        struct Entry {
+            op: String,
+            symbol: Option<String>,
+        }
+        #[derive(Serialize)]
+        struct Wrapper {
+            top_level: Vec<Entry>,
         }
         let names: [&[u8]; 9] = [
             b"fn",
@@ -390,21 +380,42 @@ mod tests {
             b"",
             b"~ !#$%&'()*+,-./:;<=>?@[]^_`{|}",
         ];
-        let mut list: Vec<SymbolJson> = names
+        let mut list: Vec<TopLevelOp> = names
             .iter()
-            .map(|n| SymbolJson {
-                op: Arc::from(*n),
-                symbol: Some(Cow::Borrowed(*n)),
+            .map(|n| TopLevelOp {
+                name: (*n).into(),
+                symbol: Some((*n).into()),
+                lazy_body: false,
             })
             .collect();
-        list.push(SymbolJson {
-            op: Arc::from(&b"builtin.module"[..]),
+        list.push(TopLevelOp {
+            name: b"builtin.module"[..].into(),
             symbol: None,
+            lazy_body: true,
         });
-        for list in [&list[..], &list[..1], &[]] {
-            let expected = serde_json::to_string_pretty(&Wrapper { top_level: list }).unwrap();
+        // Enough entries for several flushes.
+        let many: Vec<TopLevelOp> = list.iter().cycle().take(5000).cloned().collect();
+        for list in [&many[..], &list[..], &list[..1], &[]] {
+            let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+            let entries = list
+                .iter()
+                .map(|t| Entry {
+                    op: lossy(&t.name),
+                    symbol: t.symbol.as_deref().map(lossy),
+                })
+                .collect();
+            let expected = serde_json::to_string_pretty(&Wrapper { top_level: entries }).unwrap();
             let mut got = Vec::new();
-            top_level_json(&mut got, list);
+            let mut out = Vec::new();
+            let mut flushes = 0;
+            top_level_json(&mut out, list, |chunk| {
+                got.append(chunk);
+                flushes += 1;
+                Ok(())
+            })
+            .unwrap();
+            got.append(&mut out);
+            assert_eq!(flushes > 0, list.len() > 1000);
             let got = format!(
                 "{{\n  \"top_level\": {}\n}}",
                 String::from_utf8(got).unwrap()

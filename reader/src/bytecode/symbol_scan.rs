@@ -136,6 +136,11 @@ impl<'a> BytecodeReader<'a> {
         let at = r.offset();
         let (num_ops, has_args) = r.read_varint_flag()?;
         let num_ops = r.check_count(num_ops, 3, "operation", at)?;
+        if listed {
+            // Tens of thousands in a large module: not grown (and copied)
+            // a doubling at a time.
+            scan.out.reserve(num_ops);
+        }
         if has_args {
             let n = r.read_count(1, "block argument")?;
             for _ in 0..n {
