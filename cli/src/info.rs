@@ -77,15 +77,13 @@ fn lossy(b: &[u8]) -> String {
 }
 
 pub fn collect(input: &Input, layouts: Layouts) -> Result<Info<'_>, String> {
-    let mut r = BytecodeReader::open_shared_with_options(&input.bytes, &layouts.read_options())
-        .map_err(|e| format!("{}: {e}", input.name))?;
+    let mut release = input.range_releaser();
+    let (r, top_level) =
+        BytecodeReader::open_listing(&input.bytes, &layouts.read_options(), &mut release)
+            .map_err(|e| format!("{}: {e}", input.name))?;
     r.module()
         .top
         .ok_or_else(|| format!("{}: no top-level operation", input.name))?;
-    let mut release = input.range_releaser();
-    let top_level = r
-        .scan_top_level(&mut release)
-        .map_err(|e| format!("{}: {e}", input.name))?;
     let region_bodies_pending = top_level.iter().filter(|t| t.lazy_body).count();
     let m = r.module();
     let mut resources = Vec::new();

@@ -5,8 +5,8 @@
 //! the first 4,096 and 256 evenly spaced ones) and a fixed, seeded set of
 //! 200 byte mutations per file must give `Ok` or a clean error, eagerly
 //! (`read_bytecode`), lazily (`BytecodeReader::open` and `materialize`
-//! one op at a time) and as `info` reads (`scan_top_level`, SPEC.md
-//! §6.7.5); every error must name a section and a byte offset.
+//! one op at a time) and as `info` reads (`scan_top_level` and
+//! `open_listing`, SPEC.md §6.7.5); every error must name a section and a byte offset.
 //!
 //! A counting global allocator measures the peak heap growth while one
 //! input is read and printed; it must stay below
@@ -76,7 +76,11 @@ fn read_both(data: &[u8]) -> Vec<rmlir_reader::Result<usize>> {
     });
     let scanned = rmlir_reader::BytecodeReader::open(data)
         .and_then(|mut r| Ok(r.scan_top_level(&mut |_, _| {})?.len()));
-    vec![eager, lazy, scanned]
+    let owner: rmlir_format::SharedBytes = std::sync::Arc::new(data.to_vec());
+    let listed =
+        rmlir_reader::BytecodeReader::open_listing(&owner, &Default::default(), &mut |_, _| {})
+            .map(|(_, l)| l.len());
+    vec![eager, lazy, scanned, listed]
 }
 
 struct Sweep {

@@ -2,7 +2,8 @@
 //! materializing the module body lists: for every bytecode file of the
 //! corpus whose top op materializes, the scan gives the same op names,
 //! the same symbol names and the same bodies left lazy, and it decodes no
-//! region body itself.
+//! region body itself. `open_listing` (the skim before the attribute table
+//! is read) gives what opening and then scanning gives, for every file.
 
 use rmlir_format::AttrData;
 use rmlir_reader::BytecodeReader;
@@ -71,6 +72,25 @@ fn scanned_listing(data: &[u8]) -> Result<Listing, String> {
         .collect())
 }
 
+/// The listing `info` makes: [`BytecodeReader::open_listing`], which skims
+/// the body before the attribute table is read (SPEC.md §6.7.5).
+fn opened_listing(data: &[u8]) -> Result<Listing, String> {
+    let owner: rmlir_format::SharedBytes = std::sync::Arc::new(data.to_vec());
+    let (r, listed) = BytecodeReader::open_listing(&owner, &Default::default(), &mut |_, _| {})
+        .map_err(|e| e.to_string())?;
+    assert_eq!(r.stats().lazy_bodies_decoded, 0);
+    Ok(listed
+        .into_iter()
+        .map(|t| {
+            (
+                t.name.to_vec(),
+                t.symbol.map(|s| s.into_owned()),
+                t.lazy_body,
+            )
+        })
+        .collect())
+}
+
 fn bytecode_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
     for dir in rmlir_tests::case_dirs("cases")
@@ -92,6 +112,14 @@ fn scan_lists_what_materializing_lists() {
     let (mut compared, mut symbols, mut not_materialized, mut scan_also_failed) = (0, 0, 0, 0);
     for path in bytecode_files() {
         let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // Opening and listing in one gives what opening, then scanning,
+        // gives: the same listing, or the same error.
+        assert_eq!(
+            opened_listing(&data),
+            scanned_listing(&data),
+            "{}: open_listing against open + scan_top_level",
+            path.display()
+        );
         let Some(want) = materialized_listing(&data) else {
             // The scan checks less than decoding does; it may list such a
             // file or fail, but it must not panic.

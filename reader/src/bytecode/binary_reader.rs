@@ -44,6 +44,15 @@ impl<'a> Reader<'a> {
         self.pos
     }
 
+    /// This reader moved to `pos`, a position within
+    /// [`Reader::all_bytes`] (one it has been at).
+    pub fn at_position(&self, pos: usize) -> Self {
+        Reader {
+            pos: pos.min(self.data.len()),
+            ..self.clone()
+        }
+    }
+
     /// Absolute offset of the next byte.
     pub fn offset(&self) -> usize {
         self.base + self.pos

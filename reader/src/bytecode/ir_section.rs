@@ -233,15 +233,7 @@ impl<'a> BytecodeReader<'a> {
 
     /// Regions may nest `limits.max_region_depth` deep (SPEC.md §5.1).
     pub(super) fn check_region_depth(&self, r: &Reader<'a>, depth: usize) -> Result<()> {
-        let max = self.limits.max_region_depth;
-        if depth > max {
-            return Err(r.error_at(
-                r.offset(),
-                ErrorKind::Limit,
-                format!("regions nested deeper than the limit of {max}"),
-            ));
-        }
-        Ok(())
+        check_region_depth(r, depth, self.limits.max_region_depth)
     }
 
     /// Forgets the ids `base..` of a region being left (SPEC.md §6.7.2):
@@ -723,4 +715,16 @@ pub(super) fn read_use_list(r: &mut Reader<'_>, range_size: usize) -> Result<Vec
         out.push((index, pairs, indices, at));
     }
     Ok(out)
+}
+
+/// Refuses regions nested deeper than `max` (`Limits::max_region_depth`).
+pub(super) fn check_region_depth(r: &Reader<'_>, depth: usize, max: usize) -> Result<()> {
+    if depth > max {
+        return Err(r.error_at(
+            r.offset(),
+            ErrorKind::Limit,
+            format!("regions nested deeper than the limit of {max}"),
+        ));
+    }
+    Ok(())
 }

@@ -128,6 +128,9 @@ pub struct BytecodeReader<'a> {
     /// The empty dictionary, once interned: the attributes of every op
     /// that has none.
     empty_dict: Option<AttrId>,
+    /// The module body skimmed while the table was read, for
+    /// [`BytecodeReader::open_listing`].
+    skimmed: Option<Result<symbol_scan::Skimmed<'a>>>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -170,6 +173,7 @@ impl<'a> BytecodeReader<'a> {
             opts.dialects.unwrap_or(DialectRegistry::default_ref()),
             None,
             opts.limits,
+            None,
         )
     }
 
@@ -181,6 +185,7 @@ impl<'a> BytecodeReader<'a> {
             opts.dialects.unwrap_or(DialectRegistry::default_ref()),
             Some(owner),
             opts.limits,
+            None,
         )
     }
 
@@ -194,6 +199,7 @@ impl<'a> BytecodeReader<'a> {
             DialectRegistry::default_ref(),
             None,
             Limits::default(),
+            None,
         )
     }
 
@@ -212,6 +218,7 @@ impl<'a> BytecodeReader<'a> {
             hooks,
             owner,
             Limits::default(),
+            None,
         )
     }
 
@@ -222,6 +229,7 @@ impl<'a> BytecodeReader<'a> {
         hooks: &'a DialectRegistry,
         owner: Option<&SharedBytes>,
         limits: Limits,
+        listing: Option<&mut dyn FnMut(usize, usize)>,
     ) -> Result<Self> {
         let header = sections::read_header(data)?;
         let (layouts, layouts_choice) = match layouts {
@@ -250,19 +258,60 @@ impl<'a> BytecodeReader<'a> {
         let offsets = reader(sec(SectionId::AttrTypeOffset));
         let entries = sec(SectionId::AttrType);
         let parallel = offsets.remaining() >= PARALLEL_TABLE_BYTES;
-        let read_table = |n| AttrTypeTable::read(offsets, entries, n);
-        let (table, properties) = match dialects.as_ref().map(|d| d.dialects.len()) {
-            Ok(n) if parallel => std::thread::scope(|s| {
+        let read_table = |n| AttrTypeTable::read(offsets.clone(), entries, n);
+        let op_name_cache: Vec<OpNameCache> = match &dialects {
+            Ok(d) => d
+                .op_names
+                .iter()
+                .map(|e| OpNameCache {
+                    id: None,
+                    info: registry.get(&e.name),
+                    layout: layouts.get(&e.name),
+                })
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        // `open_listing`: the module body is skimmed while the table is
+        // read (SPEC.md §6.7.5), with the counts the offset section starts
+        // with; the symbols are read from the table afterwards.
+        let skim_body = |properties: &properties::PropertiesTable<'a>,
+                         dialects: &Dialects<'a>,
+                         release: &mut dyn FnMut(usize, usize)| {
+            let mut counts = offsets.clone();
+            let skim = symbol_scan::Skim {
+                version: header.version,
+                op_names: &dialects.op_names,
+                cache: &op_name_cache,
+                properties,
+                num_attrs: usize::try_from(counts.read_varint().ok()?).ok()?,
+                num_types: usize::try_from(counts.read_varint().ok()?).ok()?,
+                max_region_depth: limits.max_region_depth,
+            };
+            skim.top_level_body(reader(sec(SectionId::Ir)), release)
+        };
+        let (table, properties, skimmed) = match (&dialects, listing) {
+            (Ok(d), listing) if parallel => std::thread::scope(|s| {
+                let n = d.dialects.len();
                 let table = s.spawn(move || read_table(n));
                 let properties = read_properties();
+                let skimmed = match (&properties, listing) {
+                    (Ok(p), Some(release)) => skim_body(p, d, release),
+                    _ => None,
+                };
                 let table = table.join().expect("the table scan does not panic");
-                (Some(table), properties)
+                (Some(table), properties, skimmed)
             }),
-            Ok(n) => {
+            (Ok(d), listing) => {
+                // The same steps on one thread (the scan's tests go this
+                // way, through small files).
                 let properties = read_properties();
-                (Some(read_table(n)), properties)
+                let skimmed = match (&properties, listing) {
+                    (Ok(p), Some(release)) => skim_body(p, d, release),
+                    _ => None,
+                };
+                (Some(read_table(d.dialects.len())), properties, skimmed)
             }
-            Err(_) => (None, read_properties()),
+            (Err(_), _) => (None, read_properties(), None),
         };
         // Errors in the order the sections are read one by one.
         let properties = properties?;
@@ -294,16 +343,8 @@ impl<'a> BytecodeReader<'a> {
                 alignment: s.alignment,
             })
             .collect();
-        let op_name_cache = dialects
-            .op_names
-            .iter()
-            .map(|e| OpNameCache {
-                id: None,
-                info: registry.get(&e.name),
-                layout: layouts.get(&e.name),
-            })
-            .collect();
         let mut r = BytecodeReader {
+            skimmed,
             op_name_cache,
             file_names: Default::default(),
             empty_dict: None,

@@ -92,16 +92,16 @@ fn entry_starts<T>(r: &mut Reader<'_>, n: usize, start: impl Fn(usize) -> T) -> 
     Ok(starts)
 }
 
-impl<'a> BytecodeReader<'a> {
-    /// Properties entry `idx`, referred to at `at` by an op named `name`.
-    pub(super) fn property_payload(
+impl<'a> PropertiesTable<'a> {
+    /// Entry `idx`, referred to at `at` by an op named `name`.
+    pub(super) fn payload(
         &self,
         idx: u64,
         name: &[u8],
         r: &Reader<'a>,
         at: usize,
     ) -> Result<&'a [u8]> {
-        match self.properties.get(idx as usize) {
+        match self.get(idx as usize) {
             Some(payload) => Ok(payload),
             None => r.err_at(
                 at,
@@ -111,6 +111,19 @@ impl<'a> BytecodeReader<'a> {
                 ),
             ),
         }
+    }
+}
+
+impl<'a> BytecodeReader<'a> {
+    /// Properties entry `idx`, referred to at `at` by an op named `name`.
+    pub(super) fn property_payload(
+        &self,
+        idx: u64,
+        name: &[u8],
+        r: &Reader<'a>,
+        at: usize,
+    ) -> Result<&'a [u8]> {
+        self.properties.payload(idx, name, r, at)
     }
 
     /// Decodes properties entry `idx` for an op named `name`; returns the

@@ -4,20 +4,33 @@
 //! Materializing the module body builds every top-level op (its location,
 //! result values, attributes); on a file with tens of thousands of
 //! functions that is most of the cost of opening it. The scan instead
-//! steps over each op's encoding, decodes only its attribute dictionary
-//! and properties (where a symbol name lives), and steps over nested
-//! isolated bodies by their section length, as the lazy reader does.
-//! Indices are checked against their tables; value numbering is not (no
-//! values are made), so a file the scan lists can still fail to decode.
+//! steps over each op's encoding, finds where its symbol name lives (the
+//! attribute dictionary, or the properties, stepped through by the op's
+//! layout), and steps over nested isolated bodies by their section length,
+//! as the lazy reader does. Indices are checked against their tables;
+//! value numbering is not (no values are made), so a file the scan lists
+//! can still fail to decode.
+//!
+//! The scan is two steps: [`Skim`] walks the body with the op name table,
+//! the properties table and the attribute and type counts only, and leaves
+//! each listed op's symbol as a [`Pending`]; the symbols are then read from
+//! the attribute table. `info` opens the file with
+//! [`BytecodeReader::open_listing`], which skims the body on this thread
+//! while another reads the attribute table's offsets (SPEC.md §6.7.5).
 
 use super::binary_reader::Reader;
+use super::dialect_section::OpNameEntry;
+use super::ir_section::check_region_depth;
+use super::properties::PropertiesTable;
 use super::sections::read_section;
-use super::BytecodeReader;
+use super::{BytecodeReader, OpNameCache, ReadOptions};
 use crate::error::Result;
 use rmlir_format::bytecode::{
     op_mask, SectionId, VERSION_ELIDE_UNKNOWN_BLOCK_ARG_LOC, VERSION_LAZY_LOADING,
     VERSION_USE_LIST_ORDERING,
 };
+use rmlir_format::dialect_hooks::DialectRegistry;
+use rmlir_format::op_registry::OpRegistry;
 use rmlir_format::op_registry::{FieldKind, OpInfo};
 use rmlir_format::*;
 use std::borrow::Cow;
@@ -32,6 +45,48 @@ pub struct TopLevelOp<'a> {
     pub symbol: Option<Cow<'a, [u8]>>,
     /// Whether its regions are an isolated body left undecoded.
     pub lazy_body: bool,
+}
+
+/// A listed op's symbol, as the skim leaves it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Pending {
+    /// Where the op starts in the body's bytes: its header is read again
+    /// only where the symbol is not found by `dict` and `props`.
+    op_pos: usize,
+    /// Its attribute dictionary's index, or [`NONE`].
+    dict: u64,
+    /// What its properties payload gave by its layout: the index of its
+    /// `sym_name` attribute, [`NONE`], or [`PROPS_DECODE`].
+    props: u64,
+}
+
+/// [`Pending::dict`], [`Pending::props`]: no dictionary; no properties, or
+/// none named `sym_name`.
+const NONE: u64 = u64::MAX;
+/// [`Pending::props`]: a payload the general decoder must read (a dialect
+/// hook's, an unregistered op's, or one that does not follow its layout).
+const PROPS_DECODE: u64 = u64::MAX - 1;
+
+/// A skimmed body: the listed ops, their symbols still to be read.
+pub(super) struct Skimmed<'a> {
+    /// The reader of the body, at its start (`Pending::op_pos` is within
+    /// its bytes).
+    body: Reader<'a>,
+    regions: usize,
+    depth: usize,
+    ops: Vec<TopLevelOp<'a>>,
+    pending: Vec<Pending>,
+}
+
+/// The first step of a scan: what it reads of the file besides the IR.
+pub(super) struct Skim<'r, 'a> {
+    pub version: u64,
+    pub op_names: &'r [OpNameEntry],
+    pub cache: &'r [OpNameCache<'a>],
+    pub properties: &'r PropertiesTable<'a>,
+    pub num_attrs: usize,
+    pub num_types: usize,
+    pub max_region_depth: usize,
 }
 
 impl<'a> BytecodeReader<'a> {
@@ -51,22 +106,62 @@ impl<'a> BytecodeReader<'a> {
         let Some(lazy) = self.lazy.get(&top) else {
             return Ok(self.listed_from_module(top));
         };
-        let (mut r, regions, depth) = (lazy.data.clone(), lazy.regions.len(), lazy.depth);
-        let mut out = Vec::new();
-        let mut scan = Scan {
-            out: &mut out,
-            release,
-            released_to: r.offset(),
+        let (r, regions, depth) = (lazy.data.clone(), lazy.regions.len(), lazy.depth);
+        let skimmed = self.skim().body(r, regions, depth, release)?;
+        self.read_symbols(skimmed)
+    }
+
+    /// Opens a shared buffer and lists its top-level ops as
+    /// [`BytecodeReader::scan_top_level`] does, skimming the module body on
+    /// this thread while another reads the attribute table's offsets (the
+    /// longest part of opening a large file); the symbols are then read
+    /// from the table. Errors are those of opening, then of the scan.
+    pub fn open_listing(
+        owner: &'a SharedBytes,
+        opts: &ReadOptions,
+        release: &mut dyn FnMut(usize, usize),
+    ) -> Result<(Self, Vec<TopLevelOp<'a>>)> {
+        let mut r = Self::open_impl(
+            (**owner).as_ref(),
+            OpRegistry::default_ref(),
+            opts.layouts,
+            opts.dialects.unwrap_or(DialectRegistry::default_ref()),
+            Some(owner),
+            opts.limits,
+            Some(&mut *release),
+        )?;
+        let listed = match r.skimmed.take() {
+            Some(Ok(s)) if r.skimmed_top_body(&s) => r.read_symbols(s)?,
+            // Skimmed in vain (an error, reported again by the scan as
+            // it reports it, or a body that is not the top op's).
+            _ => r.scan_top_level(release)?,
         };
-        for i in 0..regions {
-            // Only the first region's ops are listed (as from the module).
-            let listed = i == 0;
-            self.skim_region(&mut r, &mut scan, listed, depth + 1)?;
+        Ok((r, listed))
+    }
+
+    /// Whether `s` is the lazily loaded body of the top-level op the
+    /// ordinary read found.
+    fn skimmed_top_body(&self, s: &Skimmed<'a>) -> bool {
+        let Some(lazy) = self.module.top.and_then(|top| self.lazy.get(&top)) else {
+            return false;
+        };
+        lazy.data.offset() == s.body.offset()
+            && lazy.data.remaining() == s.body.remaining()
+            && lazy.regions.len() == s.regions
+            && lazy.depth == s.depth
+    }
+
+    /// The [`Skim`] of this reader's tables.
+    fn skim(&self) -> Skim<'_, 'a> {
+        Skim {
+            version: self.version,
+            op_names: &self.dialects.op_names,
+            cache: &self.op_name_cache,
+            properties: &self.properties,
+            num_attrs: self.table.attrs.len(),
+            num_types: self.table.types.len(),
+            max_region_depth: self.limits.max_region_depth,
         }
-        if !r.is_empty() {
-            return r.err("unexpected trailing data after the regions of an isolated operation");
-        }
-        Ok(out)
     }
 
     /// The listing for a top-level op whose body is already decoded (files
@@ -105,14 +200,187 @@ impl<'a> BytecodeReader<'a> {
         }
     }
 
-    fn skim_region(
-        &mut self,
+    /// The second step: each listed op's symbol, from its attribute
+    /// dictionary, then (taking precedence) its properties, read from the
+    /// attribute table, or decoded where the quick paths cannot.
+    pub(super) fn read_symbols(&mut self, s: Skimmed<'a>) -> Result<Vec<TopLevelOp<'a>>> {
+        let Skimmed {
+            body,
+            mut ops,
+            pending,
+            ..
+        } = s;
+        for (op, p) in ops.iter_mut().zip(&pending) {
+            op.symbol = match self.quick_symbol(*p) {
+                Some(symbol) => symbol,
+                None => self.symbol_of(&body, *p)?,
+            };
+        }
+        Ok(ops)
+    }
+
+    /// A listed op's symbol where its dictionary and properties are
+    /// builtin entries whose strings the string table holds (the op's
+    /// bytes, released by now, are not read again); `None` otherwise.
+    fn quick_symbol(&self, p: Pending) -> Option<Option<Cow<'a, [u8]>>> {
+        let mut symbol = None;
+        if p.dict != NONE {
+            if let Some(v) = self.quick_dict_lookup(p.dict, b"sym_name")? {
+                symbol = Some(Cow::Borrowed(self.quick_string(v)?));
+            }
+        }
+        match p.props {
+            NONE => {}
+            PROPS_DECODE => return None,
+            v => symbol = Some(Cow::Borrowed(self.quick_string(v)?)),
+        }
+        Some(symbol)
+    }
+
+    /// A listed op's symbol the long way: its header read again, the
+    /// dictionary and the properties looked up as the skim left them.
+    fn symbol_of(&mut self, body: &Reader<'a>, p: Pending) -> Result<Option<Cow<'a, [u8]>>> {
+        let mut r = body.at_position(p.op_pos);
+        let name_idx = r.read_varint()? as usize;
+        let entry = &self.dialects.op_names[name_idx];
+        let (name, registered) = (entry.name.clone(), entry.registered);
+        let cached = self.op_name_cache[name_idx];
+        let mask_at = r.offset();
+        let mask = r.read_u8()?;
+        r.read_varint()?;
+        let mut symbol = None;
+        if mask & op_mask::HAS_ATTRS != 0 {
+            let before = r.clone();
+            let at = r.offset();
+            let idx = r.read_varint()?;
+            symbol = match self.quick_dict_lookup(idx, b"sym_name") {
+                Some(v) => v
+                    .and_then(|v| self.symbol_at(v, &r, at).transpose())
+                    .transpose()?,
+                None => {
+                    r = before;
+                    let a = self.attr_ref(&mut r)?;
+                    self.sym_name_in(a).map(Cow::Owned)
+                }
+            };
+        }
+        if mask & op_mask::HAS_PROPERTIES != 0 {
+            let at = r.offset();
+            match p.props {
+                NONE => {}
+                PROPS_DECODE => {
+                    let before = r.clone();
+                    let idx = r.read_varint()?;
+                    let quick = match registered {
+                        Some(false) => {
+                            unregistered_props_index(self.property_payload(idx, &name, &r, at)?)
+                                .and_then(|d| self.quick_dict_lookup(d, b"sym_name"))
+                        }
+                        _ => None,
+                    };
+                    match quick {
+                        Some(Some(v)) => {
+                            if let Some(sym) = self.symbol_at(v, &r, at)? {
+                                symbol = Some(sym);
+                            }
+                        }
+                        Some(None) => {}
+                        None => {
+                            // The general decoder: a hook's payload, or one
+                            // the quick paths could not follow (its errors
+                            // are the decoder's).
+                            r = before;
+                            if let Some(props) = self
+                                .read_properties_ref(&mut r, &name, registered, cached, mask_at)?
+                            {
+                                if let Some(sym) = self.sym_name_in(props) {
+                                    symbol = Some(Cow::Owned(sym));
+                                }
+                            }
+                        }
+                    }
+                }
+                v => {
+                    if let Some(sym) = self.symbol_at(v, &r, at)? {
+                        symbol = Some(sym);
+                    }
+                }
+            }
+        }
+        Ok(symbol)
+    }
+}
+
+impl<'r, 'a> Skim<'r, 'a> {
+    /// Skims the `regions` of the top-level op from `r`, listing the first
+    /// region's ops.
+    pub(super) fn body(
+        &self,
+        mut r: Reader<'a>,
+        regions: usize,
+        depth: usize,
+        release: &mut dyn FnMut(usize, usize),
+    ) -> Result<Skimmed<'a>> {
+        let body = r.clone();
+        let mut scan = Scan {
+            ops: Vec::new(),
+            pending: Vec::new(),
+            release,
+            released_to: r.offset(),
+            start: body.position(),
+        };
+        for i in 0..regions {
+            // Only the first region's ops are listed (as from the module).
+            let listed = i == 0;
+            self.region(&mut r, &mut scan, listed, depth + 1)?;
+        }
+        if !r.is_empty() {
+            return r.err("unexpected trailing data after the regions of an isolated operation");
+        }
+        Ok(Skimmed {
+            body,
+            regions,
+            depth,
+            ops: scan.ops,
+            pending: scan.pending,
+        })
+    }
+
+    /// The body of the IR section's one top-level op, when it is a lazily
+    /// loaded isolated body (v2+): skimmed with [`Skim::body`]. `None`
+    /// for anything else, or a section it cannot step over (the ordinary
+    /// read reports why).
+    pub(super) fn top_level_body(
+        &self,
+        mut r: Reader<'a>,
+        release: &mut dyn FnMut(usize, usize),
+    ) -> Option<Result<Skimmed<'a>>> {
+        let (num_ops, has_args) = r.read_varint_flag().ok()?;
+        if num_ops != 1 || has_args {
+            return None;
+        }
+        let mut none = Scan {
+            ops: Vec::new(),
+            pending: Vec::new(),
+            release: &mut |_, _| {},
+            released_to: usize::MAX,
+            start: 0,
+        };
+        let (body, regions) = self.op(&mut r, &mut none, false, 0).ok()??;
+        if !r.is_empty() {
+            return None;
+        }
+        Some(self.body(body, regions, 0, release))
+    }
+
+    fn region(
+        &self,
         r: &mut Reader<'a>,
         scan: &mut Scan<'_, 'a>,
         listed: bool,
         depth: usize,
     ) -> Result<()> {
-        self.check_region_depth(r, depth)?;
+        check_region_depth(r, depth, self.max_region_depth)?;
         let num_blocks = r.read_count(1, "block")?;
         if num_blocks == 0 {
             return Ok(());
@@ -121,13 +389,13 @@ impl<'a> BytecodeReader<'a> {
         let num_values = r.read_varint()?;
         r.check_count(num_values, 1, "value", vat)?;
         for _ in 0..num_blocks {
-            self.skim_block(r, scan, listed, depth)?;
+            self.block(r, scan, listed, depth)?;
         }
         Ok(())
     }
 
-    fn skim_block(
-        &mut self,
+    fn block(
+        &self,
         r: &mut Reader<'a>,
         scan: &mut Scan<'_, 'a>,
         listed: bool,
@@ -139,7 +407,8 @@ impl<'a> BytecodeReader<'a> {
         if listed {
             // Tens of thousands in a large module: not grown (and copied)
             // a doubling at a time.
-            scan.out.reserve(num_ops);
+            scan.ops.reserve(num_ops);
+            scan.pending.reserve(num_ops);
         }
         if has_args {
             let n = r.read_count(1, "block argument")?;
@@ -161,7 +430,7 @@ impl<'a> BytecodeReader<'a> {
             }
         }
         for _ in 0..num_ops {
-            self.skim_op(r, scan, listed, depth)?;
+            self.op(r, scan, listed, depth)?;
             if listed {
                 scan.progress(r);
             }
@@ -169,80 +438,45 @@ impl<'a> BytecodeReader<'a> {
         Ok(())
     }
 
-    fn skim_op(
-        &mut self,
+    /// Steps over one op; a listed one is added to `scan` with its symbol
+    /// pending. Returns the op's lazily loaded body and its region count,
+    /// if it has one.
+    fn op(
+        &self,
         r: &mut Reader<'a>,
         scan: &mut Scan<'_, 'a>,
         listed: bool,
         depth: usize,
-    ) -> Result<()> {
+    ) -> Result<Option<(Reader<'a>, usize)>> {
+        let op_pos = r.position();
         let at = r.offset();
         let name_idx = r.read_varint()?;
-        let Some(entry) = self.dialects.op_names.get(name_idx as usize) else {
+        let Some(entry) = self.op_names.get(name_idx as usize) else {
             return r.err_at(at, format!("invalid operation name index: {name_idx}"));
         };
-        let (name, registered) = (entry.name.clone(), entry.registered);
-        let cached = self.op_name_cache[name_idx as usize];
-        let mask_at = r.offset();
+        let cached = self.cache[name_idx as usize];
         let mask = r.read_u8()?;
         self.skip_attr_index(r)?;
-        let mut symbol = None;
+        let mut dict = NONE;
         if mask & op_mask::HAS_ATTRS != 0 {
-            if listed {
-                let before = r.clone();
-                let at = r.offset();
-                let idx = r.read_varint()?;
-                symbol = match self.quick_dict_lookup(idx, b"sym_name") {
-                    Some(v) => v
-                        .and_then(|v| self.symbol_at(v, r, at).transpose())
-                        .transpose()?,
-                    None => {
-                        *r = before;
-                        let a = self.attr_ref(r)?;
-                        self.sym_name_in(a).map(Cow::Owned)
-                    }
-                };
-            } else {
-                self.skip_attr_index(r)?;
-            }
+            dict = self.skip_attr_index(r)?;
         }
+        let mut props = NONE;
         if mask & op_mask::HAS_PROPERTIES != 0 {
             let at = r.offset();
-            let before = r.clone();
             let idx = r.read_varint()?;
-            let payload = self.property_payload(idx, &name, r, at)?;
+            let payload = self.properties.payload(idx, &entry.name, r, at)?;
             if listed {
-                // A dialect hook's payload, or a registered op without a
-                // layout, goes to the general decoder (`None`).
-                let quick = match (registered, cached.info, cached.layout) {
+                props = match (entry.registered, cached.info, cached.layout) {
                     (Some(true), Some(_), Some(layout)) => {
-                        self.quick_field_lookup(payload, layout, "sym_name")
+                        match self.quick_field_lookup(payload, layout, "sym_name") {
+                            Some(Some(v)) if v < PROPS_DECODE => v,
+                            Some(None) => NONE,
+                            _ => PROPS_DECODE,
+                        }
                     }
-                    (Some(false), _, _) => unregistered_props_index(payload)
-                        .and_then(|d| self.quick_dict_lookup(d, b"sym_name")),
-                    _ => None,
+                    _ => PROPS_DECODE,
                 };
-                match quick {
-                    Some(Some(v)) => {
-                        if let Some(sym) = self.symbol_at(v, r, at)? {
-                            symbol = Some(sym);
-                        }
-                    }
-                    Some(None) => {}
-                    None => {
-                        // The general decoder: a hook's payload, or one the
-                        // quick path could not follow (its errors are the
-                        // decoder's).
-                        *r = before;
-                        if let Some(p) =
-                            self.read_properties_ref(r, &name, registered, cached, mask_at)?
-                        {
-                            if let Some(sym) = self.sym_name_in(p) {
-                                symbol = Some(Cow::Owned(sym));
-                            }
-                        }
-                    }
-                }
             }
         }
         let mut num_results = 0;
@@ -268,55 +502,94 @@ impl<'a> BytecodeReader<'a> {
         if mask & op_mask::HAS_USE_LIST_ORDERS != 0 && self.version >= VERSION_USE_LIST_ORDERING {
             super::ir_section::read_use_list(r, num_results)?;
         }
-        let mut lazy_body = false;
+        let mut lazy_body = None;
         if mask & op_mask::HAS_INLINE_REGIONS != 0 {
             let (n, isolated) = r.read_varint_flag()?;
             let n = r.check_count(n, 1, "region", r.offset())?;
             if n > 0 && isolated && self.version >= VERSION_LAZY_LOADING {
                 let at = r.offset();
-                if read_section(r)?.id != SectionId::Ir {
+                let section = read_section(r)?;
+                if section.id != SectionId::Ir {
                     return r.err_at(at, "expected IR section for region");
                 }
-                lazy_body = true;
+                lazy_body = Some((section.reader(), n));
             } else {
                 for _ in 0..n {
-                    self.skim_region(r, scan, false, depth + 1)?;
+                    self.region(r, scan, false, depth + 1)?;
                 }
             }
         }
         if listed {
-            scan.out.push(TopLevelOp {
-                name,
-                symbol,
-                lazy_body,
+            scan.ops.push(TopLevelOp {
+                name: entry.name.clone(),
+                symbol: None,
+                lazy_body: lazy_body.is_some(),
+            });
+            scan.pending.push(Pending {
+                op_pos: op_pos - scan.start,
+                dict,
+                props,
             });
         }
-        Ok(())
+        Ok(lazy_body)
     }
 
     fn check_type_index(&self, r: &Reader<'a>, idx: u64) -> Result<()> {
-        if idx as usize >= self.table.types.len() {
+        if idx as usize >= self.num_types {
             return r.err(format!("invalid Type index: {idx}"));
         }
         Ok(())
     }
 
-    fn skip_attr_index(&self, r: &mut Reader<'a>) -> Result<()> {
+    /// Reads an attribute index, checked against the table's count.
+    fn skip_attr_index(&self, r: &mut Reader<'a>) -> Result<u64> {
         let at = r.offset();
         let idx = r.read_varint()?;
-        if idx as usize >= self.table.attrs.len() {
+        if idx as usize >= self.num_attrs {
             return r.err_at(at, format!("invalid Attribute index: {idx}"));
         }
-        Ok(())
+        Ok(idx)
+    }
+
+    /// The attribute index a registered op's properties payload holds for
+    /// field `field`, stepping over the fields before it by their layout
+    /// (SPEC.md §6.9); `Some(None)` when the layout has no such field or
+    /// an optional one is absent. `None` when the payload does not follow
+    /// the layout: the general decoder then reports why.
+    fn quick_field_lookup(
+        &self,
+        payload: &'a [u8],
+        info: &OpInfo,
+        field: &str,
+    ) -> Option<Option<u64>> {
+        let fields = if self.version >= rmlir_format::bytecode::VERSION_NATIVE_SEGMENT_SIZES {
+            &info.fields_v6
+        } else {
+            &info.fields_v5
+        };
+        if fields.is_empty() {
+            return None;
+        }
+        let mut p = Reader::new(payload, 0, "Properties");
+        for f in fields {
+            let idx = skip_field(&mut p, &f.kind)?;
+            if f.name == field {
+                return Some(idx);
+            }
+        }
+        Some(None)
     }
 }
 
-/// How far a scan has got, and what it has let go of.
+/// How far a skim has got, what it has listed, and what it has let go of.
 struct Scan<'s, 'a> {
-    out: &'s mut Vec<TopLevelOp<'a>>,
+    ops: Vec<TopLevelOp<'a>>,
+    pending: Vec<Pending>,
     release: &'s mut dyn FnMut(usize, usize),
     /// Input before this offset was handed to `release`.
     released_to: usize,
+    /// The body reader's position at its start.
+    start: usize,
 }
 
 /// Bytes scanned between two calls of the release callback.
@@ -325,7 +598,7 @@ const RELEASE_EVERY: usize = 4 << 20;
 impl Scan<'_, '_> {
     fn progress(&mut self, r: &Reader<'_>) {
         let at = r.offset();
-        if at >= self.released_to + RELEASE_EVERY {
+        if at >= self.released_to.saturating_add(RELEASE_EVERY) {
             (self.release)(self.released_to, at);
             self.released_to = at;
         }
@@ -382,35 +655,6 @@ impl<'a> BytecodeReader<'a> {
             let value = r.read_varint().ok()?;
             if self.quick_string(name)? == key {
                 return Some(Some(value));
-            }
-        }
-        Some(None)
-    }
-
-    /// The attribute index a registered op's properties payload holds for
-    /// field `field`, stepping over the fields before it by their layout
-    /// (SPEC.md §6.9); `Some(None)` when the layout has no such field or
-    /// an optional one is absent. `None` when the payload does not follow
-    /// the layout: the general decoder then reports why.
-    fn quick_field_lookup(
-        &self,
-        payload: &'a [u8],
-        info: &OpInfo,
-        field: &str,
-    ) -> Option<Option<u64>> {
-        let fields = if self.version >= rmlir_format::bytecode::VERSION_NATIVE_SEGMENT_SIZES {
-            &info.fields_v6
-        } else {
-            &info.fields_v5
-        };
-        if fields.is_empty() {
-            return None;
-        }
-        let mut p = Reader::new(payload, 0, "Properties");
-        for f in fields {
-            let idx = skip_field(&mut p, &f.kind)?;
-            if f.name == field {
-                return Some(idx);
             }
         }
         Some(None)
