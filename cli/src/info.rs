@@ -288,13 +288,23 @@ fn top_level_json(
         return Ok(());
     }
     out.push(b'[');
+    // Everything up to the symbol, for the last op name seen: the listed
+    // ops share a few names (the op name table's, `Arc`s).
+    let mut head: Option<(&std::sync::Arc<[u8]>, Vec<u8>)> = None;
     for (k, t) in list.iter().enumerate() {
         if k > 0 {
             out.push(b',');
         }
-        out.extend_from_slice(b"\n    {\n      \"op\": ");
-        json_str(out, &t.name);
-        out.extend_from_slice(b",\n      \"symbol\": ");
+        match &head {
+            Some((name, _)) if std::sync::Arc::ptr_eq(name, &t.name) => {}
+            _ => {
+                let mut h = b"\n    {\n      \"op\": ".to_vec();
+                json_str(&mut h, &t.name);
+                h.extend_from_slice(b",\n      \"symbol\": ");
+                head = Some((&t.name, h));
+            }
+        }
+        out.extend_from_slice(&head.as_ref().expect("set above").1);
         match &t.symbol {
             Some(s) => json_str(out, s),
             None => out.extend_from_slice(b"null"),
@@ -311,9 +321,11 @@ fn top_level_json(
 /// `b` as a JSON string, invalid UTF-8 replaced: printable ASCII without
 /// `"` or `\` as it is, anything else through serde_json.
 fn json_str(out: &mut Vec<u8>, b: &[u8]) {
-    if b.iter()
-        .all(|&c| (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\')
-    {
+    // Without an early exit (names are short), so the check is vectorized.
+    let plain = b.iter().fold(true, |ok, &c| {
+        ok & (c.wrapping_sub(0x20) < 0x5f) & (c != b'"') & (c != b'\\')
+    });
+    if plain {
         out.push(b'"');
         out.extend_from_slice(b);
         out.push(b'"');
@@ -393,7 +405,30 @@ mod tests {
         });
         // Enough entries for several flushes.
         let many: Vec<TopLevelOp> = list.iter().cycle().take(5000).cloned().collect();
-        for list in [&many[..], &list[..], &list[..1], &[]] {
+        // Runs of one op name (one `Arc`, as from the op name table), and
+        // an equal name in another `Arc` after them.
+        let shared: std::sync::Arc<[u8]> = b"func.\"func"[..].into();
+        let mut runs: Vec<TopLevelOp> = (0..3)
+            .map(|i| TopLevelOp {
+                name: shared.clone(),
+                symbol: Some(format!("f{i}").into_bytes().into()),
+                lazy_body: true,
+            })
+            .collect();
+        runs.push(TopLevelOp {
+            name: b"func.\"func"[..].into(),
+            symbol: None,
+            lazy_body: false,
+        });
+        for name in [&b"x.a"[..], b"x.b", b"x.a"] {
+            runs.push(TopLevelOp {
+                name: name.into(),
+                symbol: None,
+                lazy_body: false,
+            });
+        }
+        runs.extend(list.iter().cloned());
+        for list in [&runs[..], &many[..], &list[..], &list[..1], &[]] {
             let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
             let entries = list
                 .iter()
