@@ -111,6 +111,15 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A varint, or `None` where [`Reader::read_varint`] would fail, with
+    /// no error built: for quick paths that fall back to a full read.
+    #[inline]
+    pub fn try_varint(&mut self) -> Option<u64> {
+        let (v, n) = varint::read_varint(self.data.get(self.pos..)?)?;
+        self.pos += n;
+        Some(v)
+    }
+
     /// `(value >> 1, value & 1 != 0)`.
     pub fn read_varint_flag(&mut self) -> Result<(u64, bool)> {
         let v = self.read_varint()?;

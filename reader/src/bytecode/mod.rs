@@ -278,15 +278,15 @@ impl<'a> BytecodeReader<'a> {
                          dialects: &Dialects<'a>,
                          release: &mut dyn FnMut(usize, usize)| {
             let mut counts = offsets.clone();
-            let skim = symbol_scan::Skim {
-                version: header.version,
-                op_names: &dialects.op_names,
-                cache: &op_name_cache,
+            let skim = symbol_scan::Skim::new(
+                header.version,
+                &dialects.op_names,
+                &op_name_cache,
                 properties,
-                num_attrs: usize::try_from(counts.read_varint().ok()?).ok()?,
-                num_types: usize::try_from(counts.read_varint().ok()?).ok()?,
-                max_region_depth: limits.max_region_depth,
-            };
+                usize::try_from(counts.read_varint().ok()?).ok()?,
+                usize::try_from(counts.read_varint().ok()?).ok()?,
+                limits.max_region_depth,
+            );
             skim.top_level_body(reader(sec(SectionId::Ir)), release)
         };
         let (table, properties, skimmed) = match (&dialects, listing) {

@@ -80,13 +80,63 @@ pub(super) struct Skimmed<'a> {
 
 /// The first step of a scan: what it reads of the file besides the IR.
 pub(super) struct Skim<'r, 'a> {
-    pub version: u64,
-    pub op_names: &'r [OpNameEntry],
-    pub cache: &'r [OpNameCache<'a>],
-    pub properties: &'r PropertiesTable<'a>,
-    pub num_attrs: usize,
-    pub num_types: usize,
-    pub max_region_depth: usize,
+    version: u64,
+    op_names: &'r [OpNameEntry],
+    cache: &'r [OpNameCache<'a>],
+    properties: &'r PropertiesTable<'a>,
+    num_attrs: usize,
+    num_types: usize,
+    max_region_depth: usize,
+    /// Per op name: the position of `sym_name` among its layout's fields
+    /// for this version (their number when it has none), found once
+    /// rather than by comparing field names per op.
+    sym_field: Vec<usize>,
+}
+
+impl<'r, 'a> Skim<'r, 'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new(
+        version: u64,
+        op_names: &'r [OpNameEntry],
+        cache: &'r [OpNameCache<'a>],
+        properties: &'r PropertiesTable<'a>,
+        num_attrs: usize,
+        num_types: usize,
+        max_region_depth: usize,
+    ) -> Self {
+        let sym_field = cache
+            .iter()
+            .map(|c| {
+                c.layout.map_or(0, |l| {
+                    let fields = layout_fields(version, l);
+                    fields
+                        .iter()
+                        .position(|f| f.name == "sym_name")
+                        .unwrap_or(fields.len())
+                })
+            })
+            .collect();
+        Skim {
+            version,
+            op_names,
+            cache,
+            properties,
+            num_attrs,
+            num_types,
+            max_region_depth,
+            sym_field,
+        }
+    }
+}
+
+/// The fields of a properties payload of `info`'s layout in a file of
+/// `version` (segment sizes moved into the properties at v6).
+fn layout_fields(version: u64, info: &OpInfo) -> &[rmlir_format::op_registry::Field] {
+    if version >= rmlir_format::bytecode::VERSION_NATIVE_SEGMENT_SIZES {
+        &info.fields_v6
+    } else {
+        &info.fields_v5
+    }
 }
 
 impl<'a> BytecodeReader<'a> {
@@ -153,15 +203,15 @@ impl<'a> BytecodeReader<'a> {
 
     /// The [`Skim`] of this reader's tables.
     fn skim(&self) -> Skim<'_, 'a> {
-        Skim {
-            version: self.version,
-            op_names: &self.dialects.op_names,
-            cache: &self.op_name_cache,
-            properties: &self.properties,
-            num_attrs: self.table.attrs.len(),
-            num_types: self.table.types.len(),
-            max_region_depth: self.limits.max_region_depth,
-        }
+        Skim::new(
+            self.version,
+            &self.dialects.op_names,
+            &self.op_name_cache,
+            &self.properties,
+            self.table.attrs.len(),
+            self.table.types.len(),
+            self.limits.max_region_depth,
+        )
     }
 
     /// The listing for a top-level op whose body is already decoded (files
@@ -469,7 +519,8 @@ impl<'r, 'a> Skim<'r, 'a> {
             if listed {
                 props = match (entry.registered, cached.info, cached.layout) {
                     (Some(true), Some(_), Some(layout)) => {
-                        match self.quick_field_lookup(payload, layout, "sym_name") {
+                        let sym = self.sym_field[name_idx as usize];
+                        match self.quick_field_lookup(payload, layout, sym) {
                             Some(Some(v)) if v < PROPS_DECODE => v,
                             Some(None) => NONE,
                             _ => PROPS_DECODE,
@@ -551,29 +602,26 @@ impl<'r, 'a> Skim<'r, 'a> {
         Ok(idx)
     }
 
-    /// The attribute index a registered op's properties payload holds for
-    /// field `field`, stepping over the fields before it by their layout
-    /// (SPEC.md §6.9); `Some(None)` when the layout has no such field or
-    /// an optional one is absent. `None` when the payload does not follow
-    /// the layout: the general decoder then reports why.
+    /// The attribute index a registered op's properties payload holds in
+    /// field `field` (a position in its layout), stepping over the fields
+    /// before it by their kinds (SPEC.md §6.9); `Some(None)` when that
+    /// field is an absent optional one, or past the last field (all of
+    /// them stepped over). `None` when the payload does not follow the
+    /// layout: the general decoder then reports why.
     fn quick_field_lookup(
         &self,
         payload: &'a [u8],
         info: &OpInfo,
-        field: &str,
+        field: usize,
     ) -> Option<Option<u64>> {
-        let fields = if self.version >= rmlir_format::bytecode::VERSION_NATIVE_SEGMENT_SIZES {
-            &info.fields_v6
-        } else {
-            &info.fields_v5
-        };
+        let fields = layout_fields(self.version, info);
         if fields.is_empty() {
             return None;
         }
         let mut p = Reader::new(payload, 0, "Properties");
-        for f in fields {
+        for (i, f) in fields.iter().enumerate() {
             let idx = skip_field(&mut p, &f.kind)?;
-            if f.name == field {
+            if i == field {
                 return Some(idx);
             }
         }
@@ -665,10 +713,10 @@ impl<'a> BytecodeReader<'a> {
 /// index for an attribute field.
 fn skip_field(p: &mut Reader<'_>, kind: &FieldKind) -> Option<Option<u64>> {
     Some(match kind {
-        FieldKind::Attr | FieldKind::LegacySegments => Some(p.read_varint().ok()?),
+        FieldKind::Attr | FieldKind::LegacySegments => Some(p.try_varint()?),
         FieldKind::OptAttr => {
-            let (idx, present) = p.read_varint_flag().ok()?;
-            present.then_some(idx)
+            let v = p.try_varint()?;
+            (v & 1 != 0).then_some(v >> 1)
         }
         FieldKind::SparseSegments { size } => {
             super::properties::read_sparse_array(p, *size).ok()?;
@@ -679,7 +727,7 @@ fn skip_field(p: &mut Reader<'_>, kind: &FieldKind) -> Option<Option<u64>> {
             None
         }
         FieldKind::Int { .. } | FieldKind::Enum { .. } | FieldKind::String => {
-            p.read_varint().ok()?;
+            p.try_varint()?;
             None
         }
         FieldKind::Optional(inner) => {
@@ -689,7 +737,7 @@ fn skip_field(p: &mut Reader<'_>, kind: &FieldKind) -> Option<Option<u64>> {
             None
         }
         FieldKind::Array(inner) => {
-            let n = p.read_varint().ok()?;
+            let n = p.try_varint()?;
             if n > p.remaining() as u64 {
                 return None;
             }
