@@ -511,23 +511,16 @@ impl<'r, 'a> Skim<'r, 'a> {
         if mask & op_mask::HAS_ATTRS != 0 {
             dict = self.skip_attr_index(r)?;
         }
-        let mut props = NONE;
+        let mut payload = None;
         if mask & op_mask::HAS_PROPERTIES != 0 {
             let at = r.offset();
             let idx = r.read_varint()?;
-            let payload = self.properties.payload(idx, &entry.name, r, at)?;
+            let p = self.properties.payload(idx, &entry.name, r, at)?;
             if listed {
-                props = match (entry.registered, cached.info, cached.layout) {
-                    (Some(true), Some(_), Some(layout)) => {
-                        let sym = self.sym_field[name_idx as usize];
-                        match self.quick_field_lookup(payload, layout, sym) {
-                            Some(Some(v)) if v < PROPS_DECODE => v,
-                            Some(None) => NONE,
-                            _ => PROPS_DECODE,
-                        }
-                    }
-                    _ => PROPS_DECODE,
-                };
+                // Looked up once the op is stepped over: its bytes are
+                // asked for now, to arrive meanwhile.
+                prefetch(p);
+                payload = Some(p);
             }
         }
         let mut num_results = 0;
@@ -571,6 +564,24 @@ impl<'r, 'a> Skim<'r, 'a> {
             }
         }
         if listed {
+            // The next op's header is asked for while this op's properties
+            // are stepped through: a large module's ops lie a page or more
+            // apart, each header a cache miss.
+            prefetch(&r.all_bytes()[r.position()..]);
+            let props = match payload {
+                None => NONE,
+                Some(payload) => match (entry.registered, cached.info, cached.layout) {
+                    (Some(true), Some(_), Some(layout)) => {
+                        let sym = self.sym_field[name_idx as usize];
+                        match self.quick_field_lookup(payload, layout, sym) {
+                            Some(Some(v)) if v < PROPS_DECODE => v,
+                            Some(None) => NONE,
+                            _ => PROPS_DECODE,
+                        }
+                    }
+                    _ => PROPS_DECODE,
+                },
+            };
             scan.ops.push(TopLevelOp {
                 name: entry.name.clone(),
                 symbol: None,
@@ -747,4 +758,20 @@ fn skip_field(p: &mut Reader<'_>, kind: &FieldKind) -> Option<Option<u64>> {
             None
         }
     })
+}
+
+/// Asks the CPU to load the cache line `bytes` start in (nothing when
+/// empty, or on other targets).
+fn prefetch(bytes: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(first) = bytes.first() {
+        // SAFETY: a prefetch only hints the cache; the address is of a
+        // byte of the slice.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(first).cast());
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = bytes;
 }
