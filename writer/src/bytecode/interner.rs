@@ -49,6 +49,10 @@ pub struct AttrSpace<'m> {
     /// of locations share a few names, which are then not hashed or
     /// compared byte by byte at each location, twice (numbering, writing).
     files: HashMap<usize, (FileName, AttrId)>,
+    /// `resolve` of `AttrRef::FlatSymbol` and `AttrRef::IdentityMap`, so
+    /// that [`AttrSpace::resolved`] finds them without building them.
+    flat_symbols: HashMap<Box<[u8]>, AttrId>,
+    identity_maps: HashMap<u32, AttrId>,
 }
 
 impl<'m> AttrSpace<'m> {
@@ -64,6 +68,8 @@ impl<'m> AttrSpace<'m> {
             raw_dense: Default::default(),
             strs: HashMap::default(),
             files: HashMap::default(),
+            flat_symbols: HashMap::default(),
+            identity_maps: HashMap::default(),
         }
     }
 
@@ -143,6 +149,13 @@ impl<'m> AttrSpace<'m> {
         id
     }
 
+    /// The id of `d` if it is the context's or was interned here.
+    pub fn find(&self, d: &AttrData) -> Option<AttrId> {
+        self.ctx
+            .find_attr(d)
+            .or_else(|| self.local_index.get(d).copied())
+    }
+
     pub fn resolve(&mut self, r: AttrRef<'_>) -> AttrId {
         match r {
             AttrRef::Id(a) => a,
@@ -166,11 +179,42 @@ impl<'m> AttrSpace<'m> {
                 self.files.insert(at, (f.clone(), id));
                 id
             }
-            AttrRef::FlatSymbol(s) => self.intern(AttrData::SymbolRef {
-                root: s.into(),
-                nested: Box::new([]),
-            }),
-            AttrRef::IdentityMap(n) => self.intern(AttrData::AffineMap(AffineMap::identity(n))),
+            AttrRef::FlatSymbol(s) => {
+                if let Some(&id) = self.flat_symbols.get(s) {
+                    return id;
+                }
+                let id = self.intern(AttrData::SymbolRef {
+                    root: s.into(),
+                    nested: Box::new([]),
+                });
+                self.flat_symbols.insert(s.into(), id);
+                id
+            }
+            AttrRef::IdentityMap(n) => {
+                if let Some(&id) = self.identity_maps.get(&n) {
+                    return id;
+                }
+                let id = self.intern(AttrData::AffineMap(AffineMap::identity(n)));
+                self.identity_maps.insert(n, id);
+                id
+            }
+        }
+    }
+
+    /// The id [`AttrSpace::resolve`] gave `r`, without interning anything:
+    /// the writer resolves every reference while numbering, then encodes
+    /// its sections with the space shared between threads (SPEC.md
+    /// §6.10.7). `None` for a reference never resolved.
+    pub fn resolved(&self, r: AttrRef<'_>) -> Option<AttrId> {
+        match r {
+            AttrRef::Id(a) => Some(a),
+            AttrRef::Str(s) => self.strs.get(s).copied(),
+            AttrRef::File(f) => match self.files.get(&(f.as_ptr() as usize)) {
+                Some((_, id)) => Some(*id),
+                None => self.strs.get(&f[..]).copied(),
+            },
+            AttrRef::FlatSymbol(s) => self.flat_symbols.get(s).copied(),
+            AttrRef::IdentityMap(n) => self.identity_maps.get(&n).copied(),
         }
     }
 }
@@ -197,5 +241,27 @@ impl rmlir_format::dialect_encodings::BodyInterner for AttrSpace<'_> {
     /// already has, can be added to the type table.
     fn may_synthesize_type(&self, d: &TypeData) -> bool {
         super::entries::type_has_encoding(d) || self.ctx.find_type(d).is_some()
+    }
+}
+
+/// Where an op's merged attribute dictionary (before v5) gets its id:
+/// interned while numbering, found again while writing the IR section
+/// (which shares the space between threads, SPEC.md §6.10.7).
+pub trait DictSpace {
+    fn dictionary(&mut self, d: AttrData) -> Option<AttrId>;
+}
+
+impl DictSpace for AttrSpace<'_> {
+    fn dictionary(&mut self, d: AttrData) -> Option<AttrId> {
+        Some(self.intern(d))
+    }
+}
+
+/// A space read only: what the numbering interned.
+pub struct Interned<'s, 'm>(pub &'s AttrSpace<'m>);
+
+impl DictSpace for Interned<'_, '_> {
+    fn dictionary(&mut self, d: AttrData) -> Option<AttrId> {
+        self.0.find(&d)
     }
 }

@@ -13,7 +13,7 @@ use super::WriteError;
 use rmlir_format::fasthash::FastMap as HashMap;
 use rmlir_format::op_registry::{OpInfo, OpRegistry};
 use rmlir_format::*;
-use std::rc::Rc;
+use std::sync::Arc;
 
 const UNSET: u32 = u32::MAX;
 
@@ -65,8 +65,10 @@ pub struct Numbering<'m> {
     pub resource_ids: HashMap<Bytes, u32>,
     /// Attributes and types of other dialects written with their dialect's
     /// custom encoding (SPEC.md §6.6.5), by id.
-    pub custom_attrs: HashMap<AttrId, Rc<dialect_entries::Custom>>,
-    pub custom_types: HashMap<TypeId, Rc<dialect_entries::Custom>>,
+    pub custom_attrs: HashMap<AttrId, Arc<dialect_entries::Custom>>,
+    pub custom_types: HashMap<TypeId, Arc<dialect_entries::Custom>>,
+    /// `loc(unknown)`, once a block argument without a location needed it.
+    unknown_loc: Option<AttrId>,
     error: Option<WriteError>,
     next_value: u32,
 }
@@ -108,6 +110,7 @@ impl<'m> Numbering<'m> {
             resource_ids: HashMap::default(),
             custom_attrs: HashMap::default(),
             custom_types: HashMap::default(),
+            unknown_loc: None,
             error: None,
             next_value: 0,
         };
@@ -174,8 +177,16 @@ impl<'m> Numbering<'m> {
     pub fn arg_loc(&mut self, v: &ValueData) -> AttrId {
         match v.loc {
             Some(l) => l,
-            None => self.space.intern(AttrData::UnknownLoc),
+            None => *self
+                .unknown_loc
+                .get_or_insert_with(|| self.space.intern(AttrData::UnknownLoc)),
         }
+    }
+
+    /// [`Numbering::arg_loc`] once numbered: `None` only for an argument
+    /// the numbering did not see.
+    pub fn known_arg_loc(&self, v: &ValueData) -> Option<AttrId> {
+        v.loc.or(self.unknown_loc)
     }
 
     fn number_op(&mut self, op: OpId) {
@@ -309,11 +320,11 @@ impl<'m> Numbering<'m> {
             let raw = self.space.is_raw_dense(a);
             entries::write_attr(self, &m.ctx, &data, raw);
         } else if let Some(enc) = hooked {
-            let enc = Rc::new(enc);
+            let enc = Arc::new(enc);
             self.custom_attrs.insert(a, enc.clone());
             dialect_entries::write(self, &enc);
         } else if let Some(enc) = dialect_entries::encode_attr(&mut self.space, &data) {
-            let enc = Rc::new(enc);
+            let enc = Arc::new(enc);
             self.custom_attrs.insert(a, enc.clone());
             dialect_entries::write(self, &enc);
         }
@@ -343,11 +354,11 @@ impl<'m> Numbering<'m> {
         if entries::type_has_encoding(&data) {
             entries::write_type(self, &data);
         } else if let Some(enc) = hooked {
-            let enc = Rc::new(enc);
+            let enc = Arc::new(enc);
             self.custom_types.insert(t, enc.clone());
             dialect_entries::write(self, &enc);
         } else if let Some(enc) = dialect_entries::encode_type(&mut self.space, &data) {
-            let enc = Rc::new(enc);
+            let enc = Arc::new(enc);
             self.custom_types.insert(t, enc.clone());
             dialect_entries::write(self, &enc);
         }

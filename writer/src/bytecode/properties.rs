@@ -5,7 +5,7 @@
 
 use super::dialect_hooks::WriteHooks;
 use super::entries::{int_words, Sink};
-use super::interner::{AttrRef, AttrSpace};
+use super::interner::{AttrRef, DictSpace};
 use super::WriteError;
 use rmlir_format::bytecode::{VERSION_NATIVE_PROPERTIES, VERSION_NATIVE_SEGMENT_SIZES};
 use rmlir_format::op_registry::{FieldKind, OpInfo, OpRegistry};
@@ -331,7 +331,7 @@ fn is_zero_property(m: &Module, kind: &FieldKind, a: AttrId) -> bool {
 /// discardable attributes; before v5 those merged with its inherent
 /// attributes (MLIR's `getAttrDictionary`). `None` when empty.
 pub fn op_dictionary(
-    space: &mut AttrSpace<'_>,
+    space: &mut impl DictSpace,
     registry: &'static OpRegistry,
     hooks: &WriteHooks<'_>,
     m: &Module,
@@ -386,7 +386,10 @@ pub fn op_dictionary(
             }
         }
         merged.sort_by(|a, b| a.0.cmp(&b.0));
-        return Ok((!merged.is_empty()).then(|| space.intern(AttrData::Dictionary(merged))));
+        if merged.is_empty() {
+            return Ok(None);
+        }
+        return interned(space, merged, m, op);
     }
     let Some(info) = registry.get(m.op_name(op)) else {
         return Err(WriteError::at(
@@ -440,7 +443,24 @@ pub fn op_dictionary(
         return Ok(None);
     }
     merged.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(Some(space.intern(AttrData::Dictionary(merged))))
+    interned(space, merged, m, op)
+}
+
+/// The id of the merged dictionary `entries` of `op`.
+fn interned(
+    space: &mut impl DictSpace,
+    entries: Vec<(Bytes, AttrId)>,
+    m: &Module,
+    op: OpId,
+) -> Result<Option<AttrId>, WriteError> {
+    match space.dictionary(AttrData::Dictionary(entries)) {
+        Some(d) => Ok(Some(d)),
+        None => Err(WriteError::at(
+            m,
+            op,
+            "internal error: the attribute dictionary was not numbered (please report this)".into(),
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use super::dialect_entries;
 use super::encoder::Encoder;
 use super::entries::{self, Sink};
-use super::interner::AttrRef;
+use super::interner::{AttrRef, Interned};
 use super::numbering::{builtin_blob, Numbering};
 use super::properties::{self, OpProps};
 use super::text_entry;
@@ -17,7 +17,7 @@ use rmlir_format::bytecode::{
 };
 use rmlir_format::fasthash::FastMap as HashMap;
 use rmlir_format::*;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// The string table: strings get indices in order of first use.
 #[derive(Default)]
@@ -48,6 +48,39 @@ impl Strings {
             e.cstr(s);
         }
         e
+    }
+}
+
+/// Where a section's encoder gets string indices: the table itself, or
+/// (for the IR section encoded beside the attribute and type tables,
+/// SPEC.md §6.10.7) a copy of its first strings, which can only look up.
+pub trait StringIndex {
+    /// The index of `s`; `None` when it is not there and cannot be added.
+    fn index_of(&mut self, s: &[u8]) -> Option<u64>;
+}
+
+impl StringIndex for Strings {
+    fn index_of(&mut self, s: &[u8]) -> Option<u64> {
+        Some(self.insert(s))
+    }
+}
+
+/// The strings of a table as they were when copied: their indices do not
+/// change as the table grows.
+pub struct FrozenStrings(pub Strings);
+
+impl StringIndex for FrozenStrings {
+    fn index_of(&mut self, s: &[u8]) -> Option<u64> {
+        self.0.index.get(s).copied()
+    }
+}
+
+impl Clone for Strings {
+    fn clone(&self) -> Self {
+        Strings {
+            list: self.list.clone(),
+            index: self.index.clone(),
+        }
     }
 }
 
@@ -109,24 +142,72 @@ fn entry_of<'d>(data: &'d [u8], ends: &[usize], i: u32) -> &'d [u8] {
     &data[start..ends[i as usize]]
 }
 
-/// Writes encodings as bytes, resolving references to final indices.
-pub struct EncodeSink<'a, 'm> {
+/// Writes encodings as bytes, resolving references to final indices. The
+/// numbering resolved every reference first, so this only looks them up
+/// (and can share the numbering with another thread); a reference it
+/// cannot find, or a string `strings` cannot index, sets `missed`.
+pub struct EncodeSink<'a, 'm, S: StringIndex = Strings> {
     pub out: &'a mut Encoder,
-    pub num: &'a mut Numbering<'m>,
-    pub strings: &'a mut Strings,
+    pub num: &'a Numbering<'m>,
+    pub strings: &'a mut S,
+    pub missed: Option<Missed>,
 }
 
-impl Sink for EncodeSink<'_, '_> {
+/// What an [`EncodeSink`] could not write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Missed {
+    /// An attribute the numbering did not resolve (a writer bug).
+    Attribute,
+    /// A string not in a [`FrozenStrings`].
+    String,
+}
+
+impl<'a, 'm, S: StringIndex> EncodeSink<'a, 'm, S> {
+    pub fn new(out: &'a mut Encoder, num: &'a Numbering<'m>, strings: &'a mut S) -> Self {
+        EncodeSink {
+            out,
+            num,
+            strings,
+            missed: None,
+        }
+    }
+
+    fn attr_index(&mut self, a: AttrRef<'_>) -> u64 {
+        match self.num.space.resolved(a) {
+            Some(id) => self.num.attr_idx(id),
+            None => {
+                self.missed.get_or_insert(Missed::Attribute);
+                0
+            }
+        }
+    }
+
+    /// `Ok` when everything was written, else the error to report.
+    pub fn finish(self) -> Result<(), Missed> {
+        self.missed.map_or(Ok(()), Err)
+    }
+}
+
+impl Missed {
+    pub fn error(self) -> WriteError {
+        WriteError::new(match self {
+            Missed::Attribute => "internal error: an attribute reference the numbering did not resolve (please report this)",
+            Missed::String => "internal error: a string the IR section needed was not in the table",
+        })
+    }
+}
+
+impl<S: StringIndex> Sink for EncodeSink<'_, '_, S> {
     const NUMBERING: bool = false;
     fn attr(&mut self, a: AttrRef<'_>) {
-        let id = self.num.space.resolve(a);
-        self.out.varint(self.num.attr_idx(id));
+        let i = self.attr_index(a);
+        self.out.varint(i);
     }
     fn opt_attr(&mut self, a: Option<AttrRef<'_>>) {
         match a {
             Some(a) => {
-                let id = self.num.space.resolve(a);
-                self.out.varint_flag(self.num.attr_idx(id), true);
+                let i = self.attr_index(a);
+                self.out.varint_flag(i, true);
             }
             None => self.out.varint(0),
         }
@@ -144,7 +225,13 @@ impl Sink for EncodeSink<'_, '_> {
         self.out.byte(b);
     }
     fn string(&mut self, s: &[u8]) {
-        let i = self.strings.insert(s);
+        let i = match self.strings.index_of(s) {
+            Some(i) => i,
+            None => {
+                self.missed.get_or_insert(Missed::String);
+                0
+            }
+        };
         self.out.varint(i);
     }
     fn blob(&mut self, b: &[u8]) {
@@ -256,7 +343,7 @@ enum TableEntry<B> {
     /// The builtin dialect's binary encoding of `B`.
     Builtin(B),
     /// Its dialect's custom encoding (SPEC.md §6.6.5).
-    Dialect(Rc<dialect_entries::Custom>),
+    Dialect(Arc<dialect_entries::Custom>),
     /// Its text (checked by [`checked_text_entry`]), NUL-terminated.
     Text(String),
 }
@@ -269,7 +356,7 @@ enum TableEntry<B> {
 /// `write_builtin`.
 fn encode_table<'m, B>(
     runs: Vec<(u32, std::ops::Range<usize>)>,
-    num: &mut Numbering<'m>,
+    num: &Numbering<'m>,
     strings: &mut Strings,
     (offsets, data): &mut (Encoder, Encoder),
     entry: impl Fn(&Numbering<'m>, usize) -> Result<TableEntry<B>, WriteError>,
@@ -281,11 +368,7 @@ fn encode_table<'m, B>(
         for i in range {
             let start = data.len();
             let e = entry(num, i)?;
-            let mut s = EncodeSink {
-                out: data,
-                num,
-                strings,
-            };
+            let mut s = EncodeSink::new(data, num, strings);
             let custom = match e {
                 TableEntry::Builtin(b) => {
                     write_builtin(&mut s, b);
@@ -300,6 +383,7 @@ fn encode_table<'m, B>(
                     false
                 }
             };
+            s.finish().map_err(Missed::error)?;
             offsets.varint_flag((data.len() - start) as u64, custom);
         }
     }
@@ -308,7 +392,7 @@ fn encode_table<'m, B>(
 
 /// `(offsets, entries)`.
 pub fn attr_type_sections(
-    num: &mut Numbering<'_>,
+    num: &Numbering<'_>,
     strings: &mut Strings,
 ) -> Result<(Encoder, Encoder), WriteError> {
     let mut out = (Encoder::new(), Encoder::new());
@@ -362,14 +446,23 @@ pub fn attr_type_sections(
 }
 
 /// The IR section and its properties table.
-pub struct IrWriter<'a, 'm> {
-    pub num: &'a mut Numbering<'m>,
-    pub strings: &'a mut Strings,
+pub struct IrWriter<'a, 'm, S: StringIndex = Strings> {
+    pub num: &'a Numbering<'m>,
+    pub strings: &'a mut S,
     pub props: PropertiesTable,
     pub use_lists: UseListOrders<'m>,
 }
 
-impl IrWriter<'_, '_> {
+impl<'a, 'm, S: StringIndex> IrWriter<'a, 'm, S> {
+    pub fn new(num: &'a Numbering<'m>, strings: &'a mut S, use_lists: UseListOrders<'m>) -> Self {
+        IrWriter {
+            num,
+            strings,
+            props: PropertiesTable::default(),
+            use_lists,
+        }
+    }
+
     pub fn section(&mut self) -> Result<Encoder, WriteError> {
         let mut e = Encoder::new();
         e.varint_flag(1, false);
@@ -383,7 +476,7 @@ impl IrWriter<'_, '_> {
         let v = self.num.version;
         let o = m.op(op);
         let dict = properties::op_dictionary(
-            &mut self.num.space,
+            &mut Interned(&self.num.space),
             self.num.registry,
             self.num.hooks,
             m,
@@ -493,12 +586,9 @@ impl IrWriter<'_, '_> {
                     .encode_properties(&m.ctx, m.op_name(op), m.op(op).properties)
             {
                 let c = c.map_err(|e| WriteError::at(m, op, e))?;
-                let mut s = EncodeSink {
-                    out: &mut payload,
-                    num: self.num,
-                    strings: self.strings,
-                };
+                let mut s = EncodeSink::new(&mut payload, self.num, self.strings);
                 dialect_entries::write(&mut s, &c);
+                s.finish().map_err(Missed::error)?;
                 return Ok(Some(self.props.emit(payload.bytes)));
             }
         }
@@ -507,12 +597,9 @@ impl IrWriter<'_, '_> {
             OpProps::Unregistered(a) => payload.varint(self.num.attr_idx(a)),
             OpProps::Ods { info, entries } => {
                 let v = self.num.version;
-                let mut s = EncodeSink {
-                    out: &mut payload,
-                    num: self.num,
-                    strings: self.strings,
-                };
+                let mut s = EncodeSink::new(&mut payload, self.num, self.strings);
                 properties::write_ods(&mut s, m, op, info, entries, v)?;
+                s.finish().map_err(Missed::error)?;
             }
         }
         Ok(Some(self.props.emit(payload.bytes)))
@@ -541,7 +628,9 @@ impl IrWriter<'_, '_> {
             e.varint(blk.args.len() as u64);
             for &a in &blk.args {
                 let val = m.value(a);
-                let loc = self.num.arg_loc(val);
+                let Some(loc) = self.num.known_arg_loc(val) else {
+                    return Err(Missed::Attribute.error());
+                };
                 let ty = self.num.type_idx(val.ty);
                 if v >= VERSION_ELIDE_UNKNOWN_BLOCK_ARG_LOC {
                     let unknown = self.num.space.is_unknown_loc(loc);
