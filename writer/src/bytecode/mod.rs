@@ -367,46 +367,52 @@ fn encode_on(
             return Err(e);
         }
     };
-    // Checks that only read the module run beside the numbering and the
-    // table's encoding on a large module (SPEC.md §6.10.7); errors are
-    // reported in the order of a one-thread write.
-    // The use-list orders (derived here for a text parse that left them
-    // pending) only read the module too.
-    let (checked, use_lists, num) = if beside {
-        std::thread::scope(|s| {
-            let checked = s.spawn(|| (checks(), UseListOrders::new(m)));
-            let num = Numbering::run(m, version, registry, &hooks);
-            let (checked, use_lists) = join(checked);
-            (checked, use_lists, num)
-        })
-    } else {
+    // Which ops' regions are isolated is found first: then the checks that
+    // only read the module (the value-scope check needs it) and the
+    // use-list orders (derived here for a text parse that left them
+    // pending) run beside the numbering on a large module (SPEC.md
+    // §6.10.7). Errors are reported in the order of a one-thread write.
+    let isolated = match m.top {
+        Some(top) => numbering::compute_isolation(m, top, registry),
+        None => Vec::new(),
+    };
+    let side = || {
         (
             checks(),
             UseListOrders::new(m),
-            Numbering::run(m, version, registry, &hooks),
+            check_value_scopes(m, &isolated),
         )
+    };
+    let ((checked, use_lists, scopes), num) = if beside {
+        std::thread::scope(|s| {
+            let side = s.spawn(side);
+            let num = Numbering::run(m, version, registry, &hooks, isolated.clone());
+            (join(side), num)
+        })
+    } else {
+        let num = Numbering::run(m, version, registry, &hooks, isolated.clone());
+        (side(), num)
     };
     checked?;
     let num = num?;
+    scopes?;
     let mut strings = Strings::default();
     let dialect = sections::dialect_section(&num, &mut strings);
     let (at_sections, ir, props) = if beside {
         // The IR section is encoded beside the attribute and type tables
-        // and the scope check (SPEC.md §6.10.7), with the strings the
+        // (SPEC.md §6.10.7), with the strings the
         // dialect section added: it rarely adds any. Where it would, it
         // is encoded again once the tables are, as on one thread.
         let mut frozen = FrozenStrings(strings.clone());
-        let (scopes, at, (ir, props, use_lists)) = std::thread::scope(|s| {
+        let (at, (ir, props, use_lists)) = std::thread::scope(|s| {
             let ir = s.spawn(|| {
                 let mut w = IrWriter::new(&num, &mut frozen, use_lists);
                 let ir = w.section();
                 (ir, w.props, w.use_lists)
             });
-            let scopes = check_value_scopes(m, &num.isolated);
             let at = sections::attr_type_sections(&num, &mut strings);
-            (scopes, at, join(ir))
+            (at, join(ir))
         });
-        scopes?;
         let at = at?;
         match ir {
             Err(e) if e == Missed::String.error() => {
@@ -417,7 +423,6 @@ fn encode_on(
             ir => (at, ir?, props),
         }
     } else {
-        check_value_scopes(m, &num.isolated)?;
         let at = sections::attr_type_sections(&num, &mut strings)?;
         let mut w = IrWriter::new(&num, &mut strings, use_lists);
         let ir = w.section()?;

@@ -74,11 +74,14 @@ pub struct Numbering<'m> {
 }
 
 impl<'m> Numbering<'m> {
+    /// Numbers `m`, whose ops' regions are isolated as `isolated` says
+    /// ([`compute_isolation`]).
     pub fn run(
         m: &'m Module,
         version: u64,
         registry: &'static OpRegistry,
         hooks: &'m WriteHooks<'m>,
+        isolated: Vec<bool>,
     ) -> Result<Numbering<'m>, WriteError> {
         let Some(top) = m.top else {
             return Err(WriteError::new("the module has no top-level operation"));
@@ -102,7 +105,7 @@ impl<'m> Numbering<'m> {
             value_ids: vec![UNSET; m.values.len()],
             block_index: vec![UNSET; m.blocks.len()],
             region_counts: HashMap::default(),
-            isolated: compute_isolation(m, top, registry),
+            isolated,
             op_infos: (0..m.op_names.len() as u32)
                 .map(|i| registry.get(m.op_names.get(OpNameId(i))))
                 .collect(),
@@ -485,7 +488,7 @@ fn order<K>(items: &mut [Item<K>]) {
 /// `IsolatedFromAbove` trait, and ops none of whose nested operations uses
 /// a value defined outside them. Mirrors MLIR's walk, including its
 /// shortcut of not looking inside regions already known to be isolated.
-fn compute_isolation(m: &Module, top: OpId, registry: &OpRegistry) -> Vec<bool> {
+pub fn compute_isolation(m: &Module, top: OpId, registry: &OpRegistry) -> Vec<bool> {
     let mut iso: Vec<Option<bool>> = vec![None; m.ops.len()];
     struct State {
         op: OpId,
