@@ -2,12 +2,31 @@
 //! then materialize the pending regions one by one (the order
 //! `BytecodeReader::pending` gives, newest last), as lazy clients do.
 //! `Ok` or a clean error, never a panic; a scan that succeeds on a file
-//! whose module body then decodes lists the same ops.
+//! whose module body then decodes lists the same ops; opening and listing
+//! in one (`open_listing`, which skims the body before the attribute
+//! table is read) gives what opening, then scanning, gives.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
+use rmlir_reader::{BytecodeReader, TopLevelOp};
+
+type Listing = Vec<(Vec<u8>, Option<Vec<u8>>, bool)>;
+
+fn listing(l: Vec<TopLevelOp<'_>>) -> Listing {
+    l.into_iter()
+        .map(|t| (t.name.to_vec(), t.symbol.map(|s| s.into_owned()), t.lazy_body))
+        .collect()
+}
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(mut r) = rmlir_reader::BytecodeReader::open(data) else {
+    let owner: rmlir_format::SharedBytes = std::sync::Arc::new(data.to_vec());
+    let opened = BytecodeReader::open_listing(&owner, &Default::default(), &mut |_, _| {})
+        .map(|(_, l)| listing(l))
+        .map_err(|e| e.to_string());
+    let scanned = BytecodeReader::open(data)
+        .and_then(|mut r| r.scan_top_level(&mut |_, _| {}).map(listing))
+        .map_err(|e| e.to_string());
+    assert_eq!(opened, scanned, "open_listing and open + scan differ");
+    let Ok(mut r) = BytecodeReader::open(data) else {
         return;
     };
     let _ = (r.version(), r.num_strings(), r.num_attrs_types());
