@@ -3,7 +3,8 @@
 //! byte picks canonical IR (exactly what MLIR holds after reading its own
 //! text: the round trip must not change it) or non-canonical IR (forms that
 //! reading folds, e.g. `255 : i8` as `-1 : i8`: the first round trip may
-//! fold them, a second one must change nothing).
+//! fold them, a second one must change nothing). The write on two threads
+//! (SPEC.md §6.10.7) must give the same bytes.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use rmlir_format::Module;
@@ -12,6 +13,11 @@ use rmlir_tests::arbitrary_ir::generate_from_input;
 /// Encodes and decodes `m`; `None` when the writer refuses it.
 fn round_trip(m: &Module, first: &str) -> Option<(Module, String)> {
     let bc = rmlir_writer::write_bytecode(m, &Default::default()).ok()?;
+    // The sections encoded side by side (as for a large module) give the
+    // same bytes.
+    let dialects = rmlir_format::dialect_hooks::DialectRegistry::default_ref();
+    let two = rmlir_writer::write_bytecode_on_threads(m, &Default::default(), dialects, true);
+    assert_eq!(two.ok().as_ref(), Some(&bc), "the two-thread write differs\nmodule:\n{first}");
     let back = match rmlir_reader::read_bytecode(&bc) {
         Ok(b) => b,
         Err(e) => panic!("our own bytecode does not read back: {e}\nmodule:\n{first}"),
