@@ -60,7 +60,11 @@ fn scanned_listing(data: &[u8]) -> Result<Listing, String> {
             assert!(r.is_pending(top), "the scan materialized the module body");
         }
     }
-    Ok(listed
+    Ok(listing(listed))
+}
+
+fn listing(listed: Vec<rmlir_reader::TopLevelOp<'_>>) -> Listing {
+    listed
         .into_iter()
         .map(|t| {
             (
@@ -69,7 +73,7 @@ fn scanned_listing(data: &[u8]) -> Result<Listing, String> {
                 t.lazy_body,
             )
         })
-        .collect())
+        .collect()
 }
 
 /// The listing `info` makes: [`BytecodeReader::open_listing`], which skims
@@ -79,16 +83,7 @@ fn opened_listing(data: &[u8]) -> Result<Listing, String> {
     let (r, listed) = BytecodeReader::open_listing(&owner, &Default::default(), &mut |_, _| {})
         .map_err(|e| e.to_string())?;
     assert_eq!(r.stats().lazy_bodies_decoded, 0);
-    Ok(listed
-        .into_iter()
-        .map(|t| {
-            (
-                t.name.to_vec(),
-                t.symbol.map(|s| s.into_owned()),
-                t.lazy_body,
-            )
-        })
-        .collect())
+    Ok(listing(listed))
 }
 
 fn bytecode_files() -> Vec<PathBuf> {

@@ -580,7 +580,7 @@ impl<'a> BytecodeReader<'a> {
         let at = r.offset();
         let idx = r.read_varint()?;
         if let Some(hook) = props_hook {
-            let payload = self.property_payload(idx, name, r, at)?;
+            let payload = self.properties.payload(idx, name, r, at)?;
             let mut p = Reader::new(payload, at, "Properties");
             let mut hr = super::dialect_hooks::HookReader {
                 br: self,

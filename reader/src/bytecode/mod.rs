@@ -178,6 +178,16 @@ impl<'a> BytecodeReader<'a> {
     }
 
     pub fn open_shared_with_options(owner: &'a SharedBytes, opts: &ReadOptions) -> Result<Self> {
+        Self::open_shared_listing(owner, opts, None)
+    }
+
+    /// Opens a shared buffer; with `listing`, skims the module body while
+    /// the attribute table is read ([`BytecodeReader::open_listing`]).
+    fn open_shared_listing(
+        owner: &'a SharedBytes,
+        opts: &ReadOptions,
+        listing: Option<&mut dyn FnMut(usize, usize)>,
+    ) -> Result<Self> {
         Self::open_impl(
             (**owner).as_ref(),
             OpRegistry::default_ref(),
@@ -185,7 +195,7 @@ impl<'a> BytecodeReader<'a> {
             opts.dialects.unwrap_or(DialectRegistry::default_ref()),
             Some(owner),
             opts.limits,
-            None,
+            listing,
         )
     }
 

@@ -115,17 +115,6 @@ impl<'a> PropertiesTable<'a> {
 }
 
 impl<'a> BytecodeReader<'a> {
-    /// Properties entry `idx`, referred to at `at` by an op named `name`.
-    pub(super) fn property_payload(
-        &self,
-        idx: u64,
-        name: &[u8],
-        r: &Reader<'a>,
-        at: usize,
-    ) -> Result<&'a [u8]> {
-        self.properties.payload(idx, name, r, at)
-    }
-
     /// Decodes properties entry `idx` for an op named `name`; returns the
     /// properties attribute (`None` when it has no entries to print).
     pub(super) fn decode_properties(
@@ -136,7 +125,7 @@ impl<'a> BytecodeReader<'a> {
         r: &Reader<'a>,
         at: usize,
     ) -> Result<Option<AttrId>> {
-        let payload = self.property_payload(idx, name, r, at)?;
+        let payload = self.properties.payload(idx, name, r, at)?;
         // Offsets inside the payload are not tracked; errors point at the op.
         let mut p = Reader::new(payload, at, "Properties").limited(self.limits.max_count);
         let Some(info) = info else {

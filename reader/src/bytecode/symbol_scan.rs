@@ -29,8 +29,6 @@ use rmlir_format::bytecode::{
     op_mask, SectionId, VERSION_ELIDE_UNKNOWN_BLOCK_ARG_LOC, VERSION_LAZY_LOADING,
     VERSION_USE_LIST_ORDERING,
 };
-use rmlir_format::dialect_hooks::DialectRegistry;
-use rmlir_format::op_registry::OpRegistry;
 use rmlir_format::op_registry::{FieldKind, OpInfo};
 use rmlir_format::*;
 use std::borrow::Cow;
@@ -171,15 +169,7 @@ impl<'a> BytecodeReader<'a> {
         opts: &ReadOptions,
         release: &mut dyn FnMut(usize, usize),
     ) -> Result<(Self, Vec<TopLevelOp<'a>>)> {
-        let mut r = Self::open_impl(
-            (**owner).as_ref(),
-            OpRegistry::default_ref(),
-            opts.layouts,
-            opts.dialects.unwrap_or(DialectRegistry::default_ref()),
-            Some(owner),
-            opts.limits,
-            Some(&mut *release),
-        )?;
+        let mut r = Self::open_shared_listing(owner, opts, Some(&mut *release))?;
         let listed = match r.skimmed.take() {
             Some(Ok(s)) if r.skimmed_top_body(&s) => r.read_symbols(s)?,
             // Skimmed in vain (an error, reported again by the scan as
@@ -323,7 +313,7 @@ impl<'a> BytecodeReader<'a> {
                     let idx = r.read_varint()?;
                     let quick = match registered {
                         Some(false) => {
-                            unregistered_props_index(self.property_payload(idx, &name, &r, at)?)
+                            unregistered_props_index(self.properties.payload(idx, &name, &r, at)?)
                                 .and_then(|d| self.quick_dict_lookup(d, b"sym_name"))
                         }
                         _ => None,
