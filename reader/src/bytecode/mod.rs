@@ -128,9 +128,6 @@ pub struct BytecodeReader<'a> {
     /// The empty dictionary, once interned: the attributes of every op
     /// that has none.
     empty_dict: Option<AttrId>,
-    /// The module body skimmed while the table was read, for
-    /// [`BytecodeReader::open_listing`].
-    skimmed: Option<Result<symbol_scan::Skimmed<'a>>>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -173,22 +170,21 @@ impl<'a> BytecodeReader<'a> {
             opts.dialects.unwrap_or(DialectRegistry::default_ref()),
             None,
             opts.limits,
-            None,
         )
     }
 
     pub fn open_shared_with_options(owner: &'a SharedBytes, opts: &ReadOptions) -> Result<Self> {
-        Self::open_shared_listing(owner, opts, None)
+        Self::open_shared_listing(owner, opts, None).map(|(r, _)| r)
     }
 
-    /// Opens a shared buffer; with `listing`, skims the module body while
-    /// the attribute table is read ([`BytecodeReader::open_listing`]).
+    /// Opens a shared buffer; with `listing`, also skims the module body
+    /// while the attribute table is read ([`BytecodeReader::open_listing`]).
     fn open_shared_listing(
         owner: &'a SharedBytes,
         opts: &ReadOptions,
         listing: Option<&mut dyn FnMut(usize, usize)>,
-    ) -> Result<Self> {
-        Self::open_impl(
+    ) -> Result<(Self, Option<symbol_scan::Skimmed<'a>>)> {
+        Self::open_parts(
             (**owner).as_ref(),
             OpRegistry::default_ref(),
             opts.layouts,
@@ -209,7 +205,6 @@ impl<'a> BytecodeReader<'a> {
             DialectRegistry::default_ref(),
             None,
             Limits::default(),
-            None,
         )
     }
 
@@ -228,7 +223,6 @@ impl<'a> BytecodeReader<'a> {
             hooks,
             owner,
             Limits::default(),
-            None,
         )
     }
 
@@ -239,8 +233,23 @@ impl<'a> BytecodeReader<'a> {
         hooks: &'a DialectRegistry,
         owner: Option<&SharedBytes>,
         limits: Limits,
-        listing: Option<&mut dyn FnMut(usize, usize)>,
     ) -> Result<Self> {
+        Self::open_parts(data, registry, layouts, hooks, owner, limits, None).map(|(r, _)| r)
+    }
+
+    /// [`BytecodeReader::open_impl`], and with `listing` the module body
+    /// skimmed while the attribute table is read (`None` where the skim
+    /// failed or the body is not a lazily loaded one: the scan then runs
+    /// after opening and reports what it finds).
+    fn open_parts(
+        data: &'a [u8],
+        registry: &'a OpRegistry,
+        layouts: Option<&'a OpRegistry>,
+        hooks: &'a DialectRegistry,
+        owner: Option<&SharedBytes>,
+        limits: Limits,
+        listing: Option<&mut dyn FnMut(usize, usize)>,
+    ) -> Result<(Self, Option<symbol_scan::Skimmed<'a>>)> {
         let header = sections::read_header(data)?;
         let (layouts, layouts_choice) = match layouts {
             Some(l) => (l, LayoutsChoice::Given),
@@ -284,9 +293,12 @@ impl<'a> BytecodeReader<'a> {
         // `open_listing`: the module body is skimmed while the table is
         // read (SPEC.md §6.7.5), with the counts the offset section starts
         // with; the symbols are read from the table afterwards.
-        let skim_body = |properties: &properties::PropertiesTable<'a>,
+        let skim_body = |properties: &Result<properties::PropertiesTable<'a>>,
                          dialects: &Dialects<'a>,
-                         release: &mut dyn FnMut(usize, usize)| {
+                         listing: Option<&mut dyn FnMut(usize, usize)>| {
+            let (Ok(properties), Some(release)) = (properties, listing) else {
+                return None;
+            };
             let mut counts = offsets.clone();
             let skim = symbol_scan::Skim::new(
                 header.version,
@@ -297,17 +309,15 @@ impl<'a> BytecodeReader<'a> {
                 usize::try_from(counts.read_varint().ok()?).ok()?,
                 limits.max_region_depth,
             );
-            skim.top_level_body(reader(sec(SectionId::Ir)), release)
+            skim.top_level_body(reader(sec(SectionId::Ir)), release)?
+                .ok()
         };
         let (table, properties, skimmed) = match (&dialects, listing) {
             (Ok(d), listing) if parallel => std::thread::scope(|s| {
                 let n = d.dialects.len();
                 let table = s.spawn(move || read_table(n));
                 let properties = read_properties();
-                let skimmed = match (&properties, listing) {
-                    (Ok(p), Some(release)) => skim_body(p, d, release),
-                    _ => None,
-                };
+                let skimmed = skim_body(&properties, d, listing);
                 let table = table.join().expect("the table scan does not panic");
                 (Some(table), properties, skimmed)
             }),
@@ -315,10 +325,7 @@ impl<'a> BytecodeReader<'a> {
                 // The same steps on one thread (the scan's tests go this
                 // way, through small files).
                 let properties = read_properties();
-                let skimmed = match (&properties, listing) {
-                    (Ok(p), Some(release)) => skim_body(p, d, release),
-                    _ => None,
-                };
+                let skimmed = skim_body(&properties, d, listing);
                 (Some(read_table(d.dialects.len())), properties, skimmed)
             }
             (Err(_), _) => (None, read_properties(), None),
@@ -354,7 +361,6 @@ impl<'a> BytecodeReader<'a> {
             })
             .collect();
         let mut r = BytecodeReader {
-            skimmed,
             op_name_cache,
             file_names: Default::default(),
             empty_dict: None,
@@ -386,7 +392,7 @@ impl<'a> BytecodeReader<'a> {
         if let Some(top) = r.module.top {
             r.run_upgrades(top)?;
         }
-        Ok(r)
+        Ok((r, skimmed))
     }
 
     pub fn version(&self) -> u64 {

@@ -192,7 +192,6 @@ impl<'a> BytecodeReader<'a> {
             module: Module::with_context(Context::fork(base)),
             lazy: BTreeMap::new(),
             stats: Default::default(),
-            skimmed: None,
             // Op name ids are the module's; the fragment has its own.
             op_name_cache: self
                 .op_name_cache

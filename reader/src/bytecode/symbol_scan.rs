@@ -169,11 +169,12 @@ impl<'a> BytecodeReader<'a> {
         opts: &ReadOptions,
         release: &mut dyn FnMut(usize, usize),
     ) -> Result<(Self, Vec<TopLevelOp<'a>>)> {
-        let mut r = Self::open_shared_listing(owner, opts, Some(&mut *release))?;
-        let listed = match r.skimmed.take() {
-            Some(Ok(s)) if r.skimmed_top_body(&s) => r.read_symbols(s)?,
-            // Skimmed in vain (an error, reported again by the scan as
-            // it reports it, or a body that is not the top op's).
+        let (mut r, skimmed) = Self::open_shared_listing(owner, opts, Some(&mut *release))?;
+        let listed = match skimmed {
+            Some(s) if r.skimmed_top_body(&s) => r.read_symbols(s)?,
+            // Not skimmed (an error, which the scan reports as it finds
+            // it, or a body that is not a lazily loaded one), or skimmed
+            // in vain (a body that is not the top op's).
             _ => r.scan_top_level(release)?,
         };
         Ok((r, listed))
@@ -306,43 +307,37 @@ impl<'a> BytecodeReader<'a> {
         }
         if mask & op_mask::HAS_PROPERTIES != 0 {
             let at = r.offset();
-            match p.props {
-                NONE => {}
-                PROPS_DECODE => {
-                    let before = r.clone();
-                    let idx = r.read_varint()?;
-                    let quick = match registered {
-                        Some(false) => {
-                            unregistered_props_index(self.properties.payload(idx, &name, &r, at)?)
-                                .and_then(|d| self.quick_dict_lookup(d, b"sym_name"))
-                        }
-                        _ => None,
-                    };
-                    match quick {
-                        Some(Some(v)) => {
-                            if let Some(sym) = self.symbol_at(v, &r, at)? {
-                                symbol = Some(sym);
-                            }
-                        }
-                        Some(None) => {}
-                        None => {
-                            // The general decoder: a hook's payload, or one
-                            // the quick paths could not follow (its errors
-                            // are the decoder's).
-                            r = before;
-                            if let Some(props) = self
-                                .read_properties_ref(&mut r, &name, registered, cached, mask_at)?
-                            {
-                                if let Some(sym) = self.sym_name_in(props) {
-                                    symbol = Some(Cow::Owned(sym));
-                                }
-                            }
-                        }
+            // The attribute index of `sym_name`: as the skim found it, or
+            // in an unregistered op's dictionary; `None` for the general
+            // decoder.
+            let found = match p.props {
+                NONE => Some(None),
+                PROPS_DECODE => match registered {
+                    Some(false) => {
+                        let idx = r.clone().read_varint()?;
+                        unregistered_props_index(self.properties.payload(idx, &name, &r, at)?)
+                            .and_then(|d| self.quick_dict_lookup(d, b"sym_name"))
                     }
-                }
-                v => {
+                    _ => None,
+                },
+                v => Some(Some(v)),
+            };
+            match found {
+                Some(Some(v)) => {
                     if let Some(sym) = self.symbol_at(v, &r, at)? {
                         symbol = Some(sym);
+                    }
+                }
+                Some(None) => {}
+                // A hook's payload, or one the quick paths could not
+                // follow (its errors are the decoder's).
+                None => {
+                    if let Some(props) =
+                        self.read_properties_ref(&mut r, &name, registered, cached, mask_at)?
+                    {
+                        if let Some(sym) = self.sym_name_in(props) {
+                            symbol = Some(Cow::Owned(sym));
+                        }
                     }
                 }
             }
