@@ -12,7 +12,7 @@ pub fn read_strings<'a>(mut r: Reader<'a>) -> Result<Vec<&'a [u8]>> {
     // The sizes are walked twice, once to find where the data starts and
     // once to cut it, rather than kept: a vector of them was a quarter of
     // the memory `info` touched opening a large module (SPEC.md §6.4).
-    let sizes = r.clone();
+    let mut sizes = r.clone();
     for _ in 0..count {
         r.read_varint()?;
     }
@@ -21,7 +21,6 @@ pub fn read_strings<'a>(mut r: Reader<'a>) -> Result<Vec<&'a [u8]>> {
     let mut end = data.len();
     // Capacity is bounded by the bytes the sizes took, one at least each.
     let mut strings = Vec::with_capacity(count as usize);
-    let mut sizes = sizes;
     // The first size read belongs to the last string.
     for _ in 0..count {
         let at = sizes.offset();
