@@ -390,8 +390,8 @@ fn encode_on(
             (join(side), num)
         })
     } else {
-        let num = Numbering::run(m, version, registry, &hooks, isolated.clone());
-        (side(), num)
+        let side = side();
+        (side, Numbering::run(m, version, registry, &hooks, isolated))
     };
     checked?;
     let num = num?;

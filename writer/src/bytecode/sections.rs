@@ -20,7 +20,7 @@ use rmlir_format::*;
 use std::sync::Arc;
 
 /// The string table: strings get indices in order of first use.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Strings {
     list: Vec<Bytes>,
     index: HashMap<Bytes, u64>,
@@ -72,15 +72,6 @@ pub struct FrozenStrings(pub Strings);
 impl StringIndex for FrozenStrings {
     fn index_of(&mut self, s: &[u8]) -> Option<u64> {
         self.0.index.get(s).copied()
-    }
-}
-
-impl Clone for Strings {
-    fn clone(&self) -> Self {
-        Strings {
-            list: self.list.clone(),
-            index: self.index.clone(),
-        }
     }
 }
 
