@@ -505,6 +505,14 @@ pub fn compute_isolation(m: &Module, top: OpId, registry: &OpRegistry) -> Vec<bo
             ValueDef::Placeholder => None,
         }
     };
+    // The registry is asked once per op name, not once per op.
+    let isolated_name: Vec<bool> = (0..m.op_names.len() as u32)
+        .map(|i| {
+            registry
+                .get(m.op_names.get(OpNameId(i)))
+                .is_some_and(|info| info.isolated_from_above)
+        })
+        .collect();
     let mut stack: Vec<State> = Vec::new();
     let mut work = vec![Ev::Enter(top)];
     while let Some(ev) = work.pop() {
@@ -540,10 +548,7 @@ pub fn compute_isolation(m: &Module, top: OpId, registry: &OpRegistry) -> Vec<bo
                 }
             }
         }
-        if registry
-            .get(m.op_name(op))
-            .is_some_and(|i| i.isolated_from_above)
-        {
+        if isolated_name[o.name.index()] {
             iso[op.index()] = Some(true);
         }
         if !o.regions().is_empty() {
