@@ -1,11 +1,14 @@
 //! A map from alias names to `u32` values, compact for the names
 //! mlir-opt prints: `<prefix><n>` (`#loc`, `#loc1`, …, `#loc576000`) with
 //! `n` counting up. Those are kept in a vector per prefix, indexed by
-//! `n`: 4 bytes per alias instead of a 24-byte hash-map slot, and no
-//! comparison of name bytes, which may sit in source pages already
-//! released (SPEC.md §3). Any other name, or a number that would grow
-//! its prefix's vector past twice its entries (so that input cannot make
-//! the vector large), goes to a hash map.
+//! `n` less the first number the prefix got: 4 bytes per alias instead of
+//! a 24-byte hash-map slot, and no comparison of name bytes, which may sit
+//! in source pages already released (SPEC.md §3). A table may start in
+//! the middle of the count (the second thread of a split parse meets
+//! `#loc170000` first, SPEC.md §3.5). Any other name, a number below the
+//! first, or one that would grow its prefix's vector past twice its
+//! entries (so that input cannot make the vector large), goes to a hash
+//! map.
 
 use rmlir_format::fasthash::FastMap as HashMap;
 
@@ -17,8 +20,20 @@ const SLACK: usize = 16;
 
 #[derive(Clone, Default)]
 struct Numbered {
+    /// The number `slots[0]` is for.
+    first: usize,
     slots: Vec<u32>,
     entries: usize,
+}
+
+impl Numbered {
+    fn slot(&self, n: usize) -> Option<&u32> {
+        self.slots.get(n.checked_sub(self.first)?)
+    }
+
+    fn slot_mut(&mut self, n: usize) -> Option<&mut u32> {
+        self.slots.get_mut(n.checked_sub(self.first)?)
+    }
 }
 
 #[derive(Clone, Default)]
@@ -54,7 +69,7 @@ impl<'a> AliasTable<'a> {
             let v = self
                 .numbered
                 .get(prefix)
-                .and_then(|t| t.slots.get(n))
+                .and_then(|t| t.slot(n))
                 .copied()
                 .unwrap_or(NONE);
             if v != NONE {
@@ -70,11 +85,15 @@ impl<'a> AliasTable<'a> {
         debug_assert_ne!(v, NONE);
         if let Some((prefix, n)) = split_number(name) {
             let t = self.numbered.entry(prefix).or_default();
-            if n < t.slots.len() || n < 2 * t.entries + SLACK {
-                if n >= t.slots.len() {
-                    t.slots.resize(n + 1, NONE);
+            if t.slots.is_empty() {
+                t.first = n;
+            }
+            let i = n.wrapping_sub(t.first);
+            if n >= t.first && (i < t.slots.len() || i < 2 * t.entries + SLACK) {
+                if i >= t.slots.len() {
+                    t.slots.resize(i + 1, NONE);
                 }
-                let old = std::mem::replace(&mut t.slots[n], v);
+                let old = std::mem::replace(&mut t.slots[i], v);
                 if old != NONE {
                     return Some(old);
                 }
@@ -106,11 +125,12 @@ impl<'a> AliasTable<'a> {
     pub fn for_each_common(&self, theirs: &AliasTable<'_>, mut f: impl FnMut(u32, u32)) {
         for (prefix, mine) in &self.numbered {
             let other = theirs.numbered.get(prefix);
-            for (n, &v) in mine.slots.iter().enumerate() {
+            for (i, &v) in mine.slots.iter().enumerate() {
                 if v == NONE {
                     continue;
                 }
-                let found = match other.and_then(|t| t.slots.get(n)) {
+                let n = mine.first + i;
+                let found = match other.and_then(|t| t.slot(n)) {
                     Some(&w) if w != NONE => Some(w),
                     _ if theirs.named.is_empty() => None,
                     _ => theirs
@@ -132,11 +152,7 @@ impl<'a> AliasTable<'a> {
 
     pub fn remove(&mut self, name: &[u8]) -> Option<u32> {
         if let Some((prefix, n)) = split_number(name) {
-            if let Some(slot) = self
-                .numbered
-                .get_mut(prefix)
-                .and_then(|t| t.slots.get_mut(n))
-            {
+            if let Some(slot) = self.numbered.get_mut(prefix).and_then(|t| t.slot_mut(n)) {
                 if *slot != NONE {
                     return Some(std::mem::replace(slot, NONE));
                 }
@@ -187,6 +203,43 @@ mod tests {
         assert_eq!(t.get(b"loc1"), Some(9));
         assert_eq!(t.insert(b"loc900000", 7), None);
         assert_eq!(t.insert(b"loc900000", 8), Some(7));
+    }
+
+    /// A table that meets `loc170000` first keeps the count from there
+    /// in its vector; numbers below the first are found in the map.
+    #[test]
+    fn counting_up_from_the_middle_stays_dense() {
+        let mut t = AliasTable::default();
+        let names: Vec<Vec<u8>> = (170_000..180_000)
+            .map(|i| format!("loc{i}").into_bytes())
+            .collect();
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(t.insert(n, i as u32), None);
+        }
+        assert!(t.named.is_empty());
+        let loc = &t.numbered[&b"loc"[..]];
+        assert_eq!((loc.first, loc.slots.len()), (170_000, 10_000));
+        assert_eq!(t.insert(b"loc169999", 7), None);
+        assert_eq!(t.insert(b"loc5", 8), None);
+        assert_eq!(t.named.len(), 2);
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(t.get(n), Some(i as u32));
+        }
+        assert_eq!(t.get(b"loc169999"), Some(7));
+        assert_eq!(t.get(b"loc5"), Some(8));
+        assert_eq!(t.get(b"loc180000"), None);
+        assert_eq!(t.remove(b"loc170003"), Some(3));
+        assert_eq!(t.remove(b"loc5"), Some(8));
+        assert_eq!(t.get(b"loc170003"), None);
+        assert_eq!(t.get(b"loc5"), None);
+        let mut other = AliasTable::default();
+        other.insert(b"loc170001", 100);
+        other.insert(b"loc169999", 101);
+        other.insert(b"loc2", 102);
+        let mut common = Vec::new();
+        t.for_each_common(&other, |mine, theirs| common.push((mine, theirs)));
+        common.sort_unstable();
+        assert_eq!(common, [(1, 100), (7, 101)]);
     }
 
     /// Counting up keeps every number in the vector; its length stays
