@@ -41,6 +41,8 @@ pub struct Numbering<'m> {
     pub space: AttrSpace<'m>,
     pub dialects: Vec<Bytes>,
     dialect_ids: HashMap<Bytes, u32>,
+    /// `dialect_ids["builtin"]`, once numbered.
+    builtin_dialect: u32,
     pub attrs: Vec<Item<AttrId>>,
     pub types: Vec<Item<TypeId>>,
     pub op_names: Vec<Item<OpNameId>>,
@@ -96,6 +98,7 @@ impl<'m> Numbering<'m> {
             space,
             dialects: Vec::new(),
             dialect_ids: HashMap::default(),
+            builtin_dialect: UNSET,
             attrs: Vec::new(),
             types: Vec::new(),
             op_names: Vec::new(),
@@ -250,8 +253,17 @@ impl<'m> Numbering<'m> {
     }
 
     fn number_dialect(&mut self, name: &[u8]) -> u32 {
+        // Most attributes and types are builtin: their dialect is found
+        // without hashing its name.
+        let builtin = name == b"builtin";
+        if builtin && self.builtin_dialect != UNSET {
+            return self.builtin_dialect;
+        }
         if let Some(&d) = self.dialect_ids.get(name) {
             return d;
+        }
+        if builtin {
+            self.builtin_dialect = self.dialects.len() as u32;
         }
         let d = self.dialects.len() as u32;
         self.dialects.push(name.into());
