@@ -47,6 +47,15 @@ impl Encoder {
         }
     }
 
+    /// An empty encoder that writes into `buf`'s allocation.
+    pub fn reusing(mut buf: Vec<u8>) -> Self {
+        buf.clear();
+        Encoder {
+            bytes: buf,
+            ..Encoder::new()
+        }
+    }
+
     /// The logical length: owned bytes plus spliced blobs.
     pub fn len(&self) -> usize {
         self.bytes.len() + self.spliced_len

@@ -88,6 +88,29 @@ pub fn classify<'m>(
     Ok(OpProps::Ods { info, entries })
 }
 
+/// [`classify`] of an op the numbering classified without an error: the
+/// checks that every entry is a field of the op are not made again.
+pub fn classify_checked<'m>(
+    info: Option<&'static OpInfo>,
+    m: &'m Module,
+    op: OpId,
+) -> Result<OpProps<'m>, WriteError> {
+    let o = m.op(op);
+    let Some(info) = info else {
+        return Ok(match o.properties {
+            Some(p) => OpProps::Unregistered(p),
+            None => OpProps::None,
+        });
+    };
+    if !info.has_properties {
+        return Ok(OpProps::None);
+    }
+    Ok(OpProps::Ods {
+        info,
+        entries: entries_of(m, op)?,
+    })
+}
+
 fn lookup(entries: &[(Bytes, AttrId)], name: &str) -> Option<AttrId> {
     entries
         .iter()

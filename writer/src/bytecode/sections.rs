@@ -99,13 +99,13 @@ impl PropertiesTable {
     /// The number of `payload`'s entry, added if it is new: ops with equal
     /// payloads share one (SPEC.md §6.9). Payloads are kept once, in one
     /// buffer: a large module has tens of thousands.
-    fn emit(&mut self, payload: Vec<u8>) -> u64 {
-        let h = Self::hash(&payload);
+    fn emit(&mut self, payload: &[u8]) -> u64 {
+        let h = Self::hash(payload);
         if let Some(&i) = self.index.find(h, |&i| self.entry(i) == payload) {
             return u64::from(i);
         }
         let i = u32::try_from(self.ends.len()).expect("fewer than 2^32 properties entries");
-        self.data.extend_from_slice(&payload);
+        self.data.extend_from_slice(payload);
         self.ends.push(self.data.len());
         let (data, ends) = (&self.data, &self.ends);
         self.index
@@ -442,6 +442,9 @@ pub struct IrWriter<'a, 'm, S: StringIndex = Strings> {
     pub strings: &'a mut S,
     pub props: PropertiesTable,
     pub use_lists: UseListOrders<'m>,
+    /// The buffer each op's properties payload is written in before
+    /// [`PropertiesTable::emit`] keeps it or finds it kept.
+    payload: Vec<u8>,
 }
 
 impl<'a, 'm, S: StringIndex> IrWriter<'a, 'm, S> {
@@ -451,6 +454,7 @@ impl<'a, 'm, S: StringIndex> IrWriter<'a, 'm, S> {
             strings,
             props: PropertiesTable::default(),
             use_lists,
+            payload: Vec::new(),
         }
     }
 
@@ -567,8 +571,18 @@ impl<'a, 'm, S: StringIndex> IrWriter<'a, 'm, S> {
 
     /// The op's properties payload, emitted into the table: its index.
     fn properties(&mut self, op: OpId) -> Result<Option<u64>, WriteError> {
+        let mut payload = Encoder::reusing(std::mem::take(&mut self.payload));
+        let r = self.properties_in(op, &mut payload);
+        self.payload = payload.bytes;
+        r
+    }
+
+    fn properties_in(
+        &mut self,
+        op: OpId,
+        payload: &mut Encoder,
+    ) -> Result<Option<u64>, WriteError> {
         let m = self.num.m;
-        let mut payload = Encoder::new();
         let info = self.num.op_infos[m.op(op).name.index()];
         if info.is_none() {
             if let Some(c) =
@@ -577,23 +591,23 @@ impl<'a, 'm, S: StringIndex> IrWriter<'a, 'm, S> {
                     .encode_properties(&m.ctx, m.op_name(op), m.op(op).properties)
             {
                 let c = c.map_err(|e| WriteError::at(m, op, e))?;
-                let mut s = EncodeSink::new(&mut payload, self.num, self.strings);
+                let mut s = EncodeSink::new(payload, self.num, self.strings);
                 dialect_entries::write(&mut s, &c);
                 s.finish().map_err(Missed::error)?;
-                return Ok(Some(self.props.emit(payload.bytes)));
+                return Ok(Some(self.props.emit(&payload.bytes)));
             }
         }
-        match properties::classify(info, m, op)? {
+        match properties::classify_checked(info, m, op)? {
             OpProps::None => return Ok(None),
             OpProps::Unregistered(a) => payload.varint(self.num.attr_idx(a)),
             OpProps::Ods { info, entries } => {
                 let v = self.num.version;
-                let mut s = EncodeSink::new(&mut payload, self.num, self.strings);
+                let mut s = EncodeSink::new(payload, self.num, self.strings);
                 properties::write_ods(&mut s, m, op, info, entries, v)?;
                 s.finish().map_err(Missed::error)?;
             }
         }
-        Ok(Some(self.props.emit(payload.bytes)))
+        Ok(Some(self.props.emit(&payload.bytes)))
     }
 
     fn region(&mut self, e: &mut Encoder, r: RegionId) -> Result<(), WriteError> {
