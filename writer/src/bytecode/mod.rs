@@ -367,35 +367,45 @@ fn encode_on(
             return Err(e);
         }
     };
-    // Which ops' regions are isolated is found first: then the checks that
-    // only read the module (the value-scope check needs it) and the
+    // Beside the numbering of names, attributes and types, on a large
+    // module (SPEC.md §6.10.7): which ops' regions are isolated, the
+    // values' numbers (which need it), the checks that only read the
+    // module (the value-scope check needs the isolation too) and the
     // use-list orders (derived here for a text parse that left them
-    // pending) run beside the numbering on a large module (SPEC.md
-    // §6.10.7). Errors are reported in the order of a one-thread write.
-    let isolated = match m.top {
-        Some(top) => numbering::compute_isolation(m, top, registry),
-        None => Vec::new(),
-    };
+    // pending). Errors are reported in the order of a one-thread write.
     let side = || {
+        let (isolated, values) = match m.top {
+            Some(top) => {
+                let isolated = numbering::compute_isolation(m, top, registry);
+                let values = numbering::number_values(m, top, &isolated);
+                (isolated, Some(values))
+            }
+            None => (Vec::new(), None),
+        };
         (
             checks(),
             UseListOrders::new(m),
             check_value_scopes(m, &isolated),
+            isolated,
+            values,
         )
     };
-    let ((checked, use_lists, scopes), num) = if beside {
+    let ((checked, use_lists, scopes, isolated, values), num) = if beside {
         std::thread::scope(|s| {
             let side = s.spawn(side);
-            let num = Numbering::run(m, version, registry, &hooks, isolated.clone());
+            let num = Numbering::run(m, version, registry, &hooks);
             (join(side), num)
         })
     } else {
         let side = side();
-        (side, Numbering::run(m, version, registry, &hooks, isolated))
+        (side, Numbering::run(m, version, registry, &hooks))
     };
     checked?;
-    let num = num?;
+    let mut num = num?;
     scopes?;
+    if let Some(values) = values {
+        num.set_values(isolated, values);
+    }
     let mut strings = Strings::default();
     let dialect = sections::dialect_section(&num, &mut strings);
     let (at_sections, ir, props) = if beside {

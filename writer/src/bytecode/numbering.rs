@@ -52,6 +52,8 @@ pub struct Numbering<'m> {
     pub type_index: Vec<u32>,
     pub op_name_index: Vec<u32>,
     pub op_name_info: HashMap<OpNameId, OpNameInfo>,
+    /// The values' numbers ([`number_values`]), set by
+    /// [`Numbering::set_values`].
     pub value_ids: Vec<u32>,
     pub block_index: Vec<u32>,
     /// Per region: (blocks, values defined directly in it).
@@ -72,18 +74,18 @@ pub struct Numbering<'m> {
     /// `loc(unknown)`, once a block argument without a location needed it.
     unknown_loc: Option<AttrId>,
     error: Option<WriteError>,
-    next_value: u32,
 }
 
 impl<'m> Numbering<'m> {
-    /// Numbers `m`, whose ops' regions are isolated as `isolated` says
-    /// ([`compute_isolation`]).
+    /// Numbers the dialects, op names, attributes, types and resources of
+    /// `m`. Its values are numbered apart ([`number_values`], which needs
+    /// [`compute_isolation`]), on another thread on a large module, and
+    /// handed in by [`Numbering::set_values`] (SPEC.md §6.10.7).
     pub fn run(
         m: &'m Module,
         version: u64,
         registry: &'static OpRegistry,
         hooks: &'m WriteHooks<'m>,
-        isolated: Vec<bool>,
     ) -> Result<Numbering<'m>, WriteError> {
         let Some(top) = m.top else {
             return Err(WriteError::new("the module has no top-level operation"));
@@ -105,10 +107,10 @@ impl<'m> Numbering<'m> {
             type_index: vec![UNSET; m.ctx.num_types()],
             op_name_index: vec![UNSET; m.op_names.len()],
             op_name_info: HashMap::default(),
-            value_ids: vec![UNSET; m.values.len()],
-            block_index: vec![UNSET; m.blocks.len()],
+            value_ids: Vec::new(),
+            block_index: Vec::new(),
             region_counts: HashMap::default(),
-            isolated,
+            isolated: Vec::new(),
             op_infos: (0..m.op_names.len() as u32)
                 .map(|i| registry.get(m.op_names.get(OpNameId(i))))
                 .collect(),
@@ -118,17 +120,16 @@ impl<'m> Numbering<'m> {
             custom_types: HashMap::default(),
             unknown_loc: None,
             error: None,
-            next_value: 0,
         };
+        // The walk of `number_values`, whose order the tables' first
+        // sightings follow.
         n.number_op(top);
-        let mut stack: Vec<(RegionId, u32)> = Vec::new();
-        n.push_regions(top, &mut stack);
-        while let Some((r, start)) = stack.pop() {
-            n.next_value = start;
+        let mut stack: Vec<RegionId> = m.op(top).regions().to_vec();
+        while let Some(r) = stack.pop() {
             n.number_region(r);
             for &b in &m.region(r).blocks {
                 for &op in &m.block(b).ops {
-                    n.push_regions(op, &mut stack);
+                    stack.extend_from_slice(m.op(op).regions());
                 }
             }
         }
@@ -139,33 +140,19 @@ impl<'m> Numbering<'m> {
         Ok(n)
     }
 
-    fn push_regions(&self, op: OpId, stack: &mut Vec<(RegionId, u32)>) {
-        let o = self.m.op(op);
-        if o.regions().is_empty() {
-            return;
-        }
-        let start = if self.isolated[op.index()] {
-            0
-        } else {
-            self.next_value
-        };
-        for &r in o.regions() {
-            stack.push((r, start));
-        }
+    /// Hands in the values' numbers and the isolation they were found
+    /// with.
+    pub fn set_values(&mut self, isolated: Vec<bool>, values: ValueNumbers) {
+        self.isolated = isolated;
+        self.value_ids = values.value_ids;
+        self.block_index = values.block_index;
+        self.region_counts = values.region_counts;
     }
 
     fn number_region(&mut self, r: RegionId) {
         let m = self.m;
-        let blocks = &m.region(r).blocks;
-        if blocks.is_empty() {
-            return;
-        }
-        let first = self.next_value;
-        for (i, &b) in blocks.iter().enumerate() {
-            self.block_index[b.index()] = i as u32;
+        for &b in &m.region(r).blocks {
             for &a in &m.block(b).args {
-                self.value_ids[a.index()] = self.next_value;
-                self.next_value += 1;
                 let v = m.value(a);
                 let loc = self.arg_loc(v);
                 self.number_attr(loc);
@@ -175,8 +162,6 @@ impl<'m> Numbering<'m> {
                 self.number_op(op);
             }
         }
-        self.region_counts
-            .insert(r, (blocks.len() as u32, self.next_value - first));
     }
 
     /// A block argument's location (`unknown` when the IR has none).
@@ -200,8 +185,6 @@ impl<'m> Numbering<'m> {
         let o = m.op(op);
         self.number_op_name(o.name);
         for v in o.results() {
-            self.value_ids[v.index()] = self.next_value;
-            self.next_value += 1;
             self.number_type(m.value(v).ty);
         }
         match properties::op_dictionary(
@@ -494,6 +477,68 @@ fn order<K>(items: &mut [Item<K>]) {
             break;
         }
     }
+}
+
+/// The numbers of a module's values (SPEC.md §6.10): per isolated scope,
+/// in the numbering's walk (a region's values after those of the region
+/// whose op holds it, unless that op is isolated), with each region's
+/// counts and each block's index in its region.
+pub struct ValueNumbers {
+    pub value_ids: Vec<u32>,
+    pub block_index: Vec<u32>,
+    /// Per region with blocks: (blocks, values defined directly in it).
+    pub region_counts: HashMap<RegionId, (u32, u32)>,
+}
+
+/// Numbers the values of the ops under `top`, whose regions are isolated
+/// as `isolated` says ([`compute_isolation`]).
+pub fn number_values(m: &Module, top: OpId, isolated: &[bool]) -> ValueNumbers {
+    let mut n = ValueNumbers {
+        value_ids: vec![UNSET; m.values.len()],
+        block_index: vec![UNSET; m.blocks.len()],
+        region_counts: HashMap::default(),
+    };
+    let mut next = 0u32;
+    let mut number = |v: ValueId, next: &mut u32| {
+        n.value_ids[v.index()] = *next;
+        *next += 1;
+    };
+    for v in m.op(top).results() {
+        number(v, &mut next);
+    }
+    let push = |op: OpId, next: u32, stack: &mut Vec<(RegionId, u32)>| {
+        let start = if isolated[op.index()] { 0 } else { next };
+        stack.extend(m.op(op).regions().iter().map(|&r| (r, start)));
+    };
+    let mut stack: Vec<(RegionId, u32)> = Vec::new();
+    push(top, next, &mut stack);
+    let mut counts = Vec::new();
+    while let Some((r, start)) = stack.pop() {
+        let blocks = &m.region(r).blocks;
+        if blocks.is_empty() {
+            continue;
+        }
+        next = start;
+        for (i, &b) in blocks.iter().enumerate() {
+            n.block_index[b.index()] = i as u32;
+            for &a in &m.block(b).args {
+                number(a, &mut next);
+            }
+            for &op in &m.block(b).ops {
+                for v in m.op(op).results() {
+                    number(v, &mut next);
+                }
+            }
+        }
+        counts.push((r, (blocks.len() as u32, next - start)));
+        for &b in blocks {
+            for &op in &m.block(b).ops {
+                push(op, next, &mut stack);
+            }
+        }
+    }
+    n.region_counts = counts.into_iter().collect();
+    n
 }
 
 /// Which ops' regions are isolated (SPEC.md §6.10): ops with the
