@@ -621,10 +621,20 @@ impl Module {
     /// ([`Module::text_forward_uses`]), or `None` when the module has
     /// them in `use_list_orders`.
     pub fn text_use_list_orders(&self) -> Option<HashMap<ValueId, Vec<u32>>> {
+        self.text_use_list_orders_counted()
+            .map(|(orders, _)| orders)
+    }
+
+    /// [`Module::text_use_list_orders`] with the number of uses of each
+    /// value that has an order ([`crate::use_lists::use_counts`]).
+    pub fn text_use_list_orders_counted(
+        &self,
+    ) -> Option<(crate::use_lists::Orders, crate::use_lists::UseCounts)> {
         let forward = self.text_forward_uses.as_ref()?;
-        Some(crate::use_lists::text_parser_orders(self, |op, i| {
-            !forward.is_empty() && forward.contains(&(op, i))
-        }))
+        Some(crate::use_lists::text_parser_orders_counted(
+            self,
+            |op, i| !forward.is_empty() && forward.contains(&(op, i)),
+        ))
     }
 
     /// Derives the use-list orders a text parse left pending into

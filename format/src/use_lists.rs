@@ -13,6 +13,13 @@
 use crate::fasthash::FastMap as HashMap;
 use crate::ir::{Module, OpId, ValueId};
 
+/// Use-list orders by value (`order[k]`: the in-memory position of the
+/// k-th use in reference order).
+pub type Orders = HashMap<ValueId, Vec<u32>>;
+
+/// Numbers of uses by value.
+pub type UseCounts = HashMap<ValueId, usize>;
+
 /// Every use of every value of the ops reachable from the top, grouped by
 /// value (compressed rows: the uses of value `v` are
 /// `uses[start[v]..start[v + 1]]`, each in ascending op-id order, operand
@@ -145,6 +152,16 @@ pub fn text_parser_orders(
     m: &Module,
     is_forward: impl Fn(OpId, u32) -> bool,
 ) -> HashMap<ValueId, Vec<u32>> {
+    text_parser_orders_counted(m, is_forward).0
+}
+
+/// [`text_parser_orders`], with the [`use_counts`] of the values that
+/// have an order, taken from the table of uses the orders were found in
+/// rather than from another walk of the module.
+pub fn text_parser_orders_counted(
+    m: &Module,
+    is_forward: impl Fn(OpId, u32) -> bool,
+) -> (Orders, UseCounts) {
     let table = UseTable::new(m);
     let pre = preorder_ids(m);
     let mut out = HashMap::default();
@@ -168,7 +185,8 @@ pub fn text_parser_orders(
             .collect();
         out.insert(v, reference.iter().map(|u| position[u]).collect());
     }
-    out
+    let counts = out.keys().map(|&v| (v, table.uses(v).len())).collect();
+    (out, counts)
 }
 
 /// Whether `order` is `0, 1, 2, …`.

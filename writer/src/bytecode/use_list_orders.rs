@@ -20,11 +20,20 @@ pub struct UseListOrders<'m> {
 
 impl<'m> UseListOrders<'m> {
     pub fn new(m: &'m Module) -> Self {
-        let orders = match m.text_use_list_orders() {
-            Some(derived) => Cow::Owned(derived),
-            None => Cow::Borrowed(&m.use_list_orders),
+        // A text parse's orders come with their values' use counts.
+        let (orders, uses) = match m.text_use_list_orders_counted() {
+            Some((derived, counts)) => (Cow::Owned(derived), counts),
+            None => {
+                let orders = Cow::Borrowed(&m.use_list_orders);
+                let counts = if orders.is_empty() {
+                    Default::default()
+                } else {
+                    use_counts(m, orders.keys().copied())
+                };
+                (orders, counts)
+            }
         };
-        let uses = (!orders.is_empty()).then(|| use_counts(m, orders.keys().copied()));
+        let uses = (!orders.is_empty()).then_some(uses);
         UseListOrders { orders, uses }
     }
 
