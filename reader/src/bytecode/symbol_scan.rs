@@ -441,9 +441,14 @@ impl<'r, 'a> Skim<'r, 'a> {
         let num_ops = r.check_count(num_ops, 3, "operation", at)?;
         if listed {
             // Tens of thousands in a large module: not grown (and copied)
-            // a doubling at a time.
+            // a doubling at a time, and faulted in by another thread while
+            // this one skims (SPEC.md §6.7.5).
             scan.ops.reserve(num_ops);
             scan.pending.reserve(num_ops);
+            crate::prefault::populate_vectors_in_background(vec![
+                crate::prefault::spare(&scan.ops),
+                crate::prefault::spare(&scan.pending),
+            ]);
         }
         if has_args {
             let n = r.read_count(1, "block argument")?;
