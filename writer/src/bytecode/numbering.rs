@@ -71,6 +71,9 @@ pub struct Numbering<'m> {
     /// custom encoding (SPEC.md §6.6.5), by id.
     pub custom_attrs: HashMap<AttrId, Arc<dialect_entries::Custom>>,
     pub custom_types: HashMap<TypeId, Arc<dialect_entries::Custom>>,
+    /// The empty attribute dictionary, once an op had it
+    /// ([`properties::op_dictionary`]).
+    pub empty_dict: Option<AttrId>,
     /// `loc(unknown)`, once a block argument without a location needed it.
     unknown_loc: Option<AttrId>,
     error: Option<WriteError>,
@@ -118,6 +121,7 @@ impl<'m> Numbering<'m> {
             resource_ids: HashMap::default(),
             custom_attrs: HashMap::default(),
             custom_types: HashMap::default(),
+            empty_dict: None,
             unknown_loc: None,
             error: None,
         };
@@ -194,9 +198,18 @@ impl<'m> Numbering<'m> {
             m,
             op,
             self.version,
+            self.empty_dict,
         ) {
             Ok(Some(d)) => self.number_attr(d),
-            Ok(None) => {}
+            Ok(None) => {
+                let alone = self.version >= rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES
+                    || o.properties.is_none();
+                if alone && self.empty_dict.is_none() {
+                    // Its own dictionary was empty: every empty one is
+                    // this attribute (the context uniques them).
+                    self.empty_dict = Some(o.attributes);
+                }
+            }
             Err(e) => self.fail(e),
         }
         let info = self.op_infos[o.name.index()];

@@ -353,6 +353,11 @@ fn is_zero_property(m: &Module, kind: &FieldKind, a: AttrId) -> bool {
 /// The attribute dictionary an op's header refers to: from v5 its
 /// discardable attributes; before v5 those merged with its inherent
 /// attributes (MLIR's `getAttrDictionary`). `None` when empty.
+///
+/// `empty` is the empty dictionary's id where it is known: an op whose
+/// dictionary it is needs no look at the attribute (in a large module, a
+/// cache miss per op).
+#[allow(clippy::too_many_arguments)]
 pub fn op_dictionary(
     space: &mut impl DictSpace,
     registry: &'static OpRegistry,
@@ -360,8 +365,13 @@ pub fn op_dictionary(
     m: &Module,
     op: OpId,
     version: u64,
+    empty: Option<AttrId>,
 ) -> Result<Option<AttrId>, WriteError> {
     let o = m.op(op);
+    let alone = version >= VERSION_NATIVE_PROPERTIES || o.properties.is_none();
+    if alone && empty == Some(o.attributes) {
+        return Ok(None);
+    }
     let discardable = match m.ctx.attr(o.attributes) {
         AttrData::Dictionary(d) => d,
         _ => {
@@ -372,7 +382,7 @@ pub fn op_dictionary(
             ))
         }
     };
-    if version >= VERSION_NATIVE_PROPERTIES || o.properties.is_none() {
+    if alone {
         return Ok((!discardable.is_empty()).then_some(o.attributes));
     }
     if let (None, Some(inherent)) = (

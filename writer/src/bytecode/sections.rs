@@ -477,6 +477,7 @@ impl<'a, 'm, S: StringIndex> IrWriter<'a, 'm, S> {
             m,
             op,
             v,
+            self.num.empty_dict,
         )?;
         let props = if v >= VERSION_NATIVE_PROPERTIES {
             self.properties(op)?
