@@ -320,6 +320,13 @@ pub struct ForkItems {
     next_distinct: u32,
 }
 
+impl ForkItems {
+    /// How many attributes and types the fork made.
+    pub fn counts(&self) -> (usize, usize) {
+        (self.attrs.len(), self.types.len())
+    }
+}
+
 /// Where [`Context::absorb`] put a fork's ids.
 #[derive(Debug)]
 pub struct ForkIdMap {

@@ -312,6 +312,12 @@ impl<'a> Parser<'a> {
         self.m.ctx = Arc::try_unwrap(base).expect("the second thread's fork was detached");
         let own = self.m.ctx.absorb(own);
         assert!(own.is_identity(), "a fork absorbed first keeps its ids");
+        // The second thread is done while this one absorbs its items: the
+        // pages they are moved into are faulted in meanwhile on the idle
+        // core, not one by one here (SPEC.md §3.5).
+        let (attrs, types) = part.items.counts();
+        self.m.ctx.reserve(attrs, types);
+        crate::prefault::populate_in_background(self.m.ctx.unwritten_reserve());
         let ids = self.m.ctx.absorb(part.items);
         let mut attr_aliases = part.attr_aliases;
         attr_aliases.map_values(|a| ids.attr(AttrId(a)).0);
