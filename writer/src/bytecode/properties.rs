@@ -50,42 +50,10 @@ pub fn classify<'m>(
     m: &'m Module,
     op: OpId,
 ) -> Result<OpProps<'m>, WriteError> {
-    let o = m.op(op);
-    let Some(info) = info else {
-        return Ok(match o.properties {
-            Some(p) => OpProps::Unregistered(p),
-            None => OpProps::None,
-        });
-    };
-    let entries = entries_of(m, op)?;
-    if !info.has_properties {
-        if let Some((n, _)) = entries.first() {
-            return Err(WriteError::at(
-                m,
-                op,
-                format!(
-                    "operation '{}' has no properties in MLIR 22, but the IR gives it property '{}'; it would be lost",
-                    name(m, op),
-                    String::from_utf8_lossy(n)
-                ),
-            ));
-        }
-        return Ok(OpProps::None);
+    if let Some(info) = info {
+        check_entries(info, m, op)?;
     }
-    for (n, _) in entries {
-        if !info.fields_v6.iter().any(|f| f.name.as_bytes() == &n[..]) {
-            return Err(WriteError::at(
-                m,
-                op,
-                format!(
-                    "'{}' is not a property of operation '{}' in MLIR 22; it would be lost",
-                    String::from_utf8_lossy(n),
-                    name(m, op)
-                ),
-            ));
-        }
-    }
-    Ok(OpProps::Ods { info, entries })
+    classify_checked(info, m, op)
 }
 
 /// [`classify`] of an op the numbering classified without an error: the
@@ -109,6 +77,40 @@ pub fn classify_checked<'m>(
         info,
         entries: entries_of(m, op)?,
     })
+}
+
+/// That a registered op's properties are a dictionary of its fields, none
+/// of which would be lost.
+fn check_entries(info: &OpInfo, m: &Module, op: OpId) -> Result<(), WriteError> {
+    let entries = entries_of(m, op)?;
+    if !info.has_properties {
+        if let Some((n, _)) = entries.first() {
+            return Err(WriteError::at(
+                m,
+                op,
+                format!(
+                    "operation '{}' has no properties in MLIR 22, but the IR gives it property '{}'; it would be lost",
+                    name(m, op),
+                    String::from_utf8_lossy(n)
+                ),
+            ));
+        }
+        return Ok(());
+    }
+    for (n, _) in entries {
+        if !info.fields_v6.iter().any(|f| f.name.as_bytes() == &n[..]) {
+            return Err(WriteError::at(
+                m,
+                op,
+                format!(
+                    "'{}' is not a property of operation '{}' in MLIR 22; it would be lost",
+                    String::from_utf8_lossy(n),
+                    name(m, op)
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn lookup(entries: &[(Bytes, AttrId)], name: &str) -> Option<AttrId> {
