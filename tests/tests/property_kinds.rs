@@ -91,3 +91,38 @@ fn missing_properties_take_their_defaults_like_mlir_opt() {
     let ours = rmlir_writer::write_bytecode(&m, &Default::default()).unwrap();
     assert!(ours == theirs, "our bytecode differs from mlir-opt's");
 }
+
+/// A property the op does not have in MLIR 22, and a property on an op
+/// that has none, are write errors naming the op and the property (MLIR
+/// would drop them), found by the numbering on one thread or two; the IR
+/// section does not check them again (`properties::classify_checked`).
+#[test]
+fn properties_that_would_be_lost_are_write_errors() {
+    let cases: [(&str, &str); 2] = [
+        (
+            r#""builtin.module"() ({
+  %0 = "arith.constant"() <{bogus = 2 : i32, value = 1 : i32}> : () -> i32
+}) : () -> ()
+"#,
+            "'bogus' is not a property of operation 'arith.constant' in MLIR 22; it would be lost",
+        ),
+        (
+            r#""builtin.module"() ({
+  "func.func"() <{function_type = () -> (), sym_name = "f"}> ({
+    "func.return"() <{extra = 1 : i32}> : () -> ()
+  }) : () -> ()
+}) : () -> ()
+"#,
+            "operation 'func.return' has no properties in MLIR 22, but the IR gives it property 'extra'; it would be lost",
+        ),
+    ];
+    let dialects = rmlir_format::dialect_hooks::DialectRegistry::default_ref();
+    for (text, want) in cases {
+        let m = rmlir_reader::parse_module(text.as_bytes(), "lost.mlir").expect("parses");
+        for two in [false, true] {
+            let e = rmlir_writer::write_bytecode_on_threads(&m, &Default::default(), dialects, two)
+                .expect_err("a property would be lost");
+            assert!(e.to_string().contains(want), "two threads: {two}: {e}");
+        }
+    }
+}
