@@ -631,10 +631,9 @@ impl Module {
         &self,
     ) -> Option<(crate::use_lists::Orders, crate::use_lists::UseCounts)> {
         let forward = self.text_forward_uses.as_ref()?;
-        Some(crate::use_lists::text_parser_orders_counted(
-            self,
-            |op, i| !forward.is_empty() && forward.contains(&(op, i)),
-        ))
+        Some(crate::use_lists::text_parser_orders(self, |op, i| {
+            !forward.is_empty() && forward.contains(&(op, i))
+        }))
     }
 
     /// Derives the use-list orders a text parse left pending into

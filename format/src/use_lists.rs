@@ -148,17 +148,11 @@ pub fn preorder_ids(m: &Module) -> Vec<u32> {
 /// of the real value when it is defined, before any other use of it
 /// exists. So the list is the other uses newest first, then the forward
 /// uses oldest first.
+///
+/// With the orders, the [`use_counts`] of the values that have one, taken
+/// from the table of uses the orders were found in rather than from
+/// another walk of the module.
 pub fn text_parser_orders(
-    m: &Module,
-    is_forward: impl Fn(OpId, u32) -> bool,
-) -> HashMap<ValueId, Vec<u32>> {
-    text_parser_orders_counted(m, is_forward).0
-}
-
-/// [`text_parser_orders`], with the [`use_counts`] of the values that
-/// have an order, taken from the table of uses the orders were found in
-/// rather than from another walk of the module.
-pub fn text_parser_orders_counted(
     m: &Module,
     is_forward: impl Fn(OpId, u32) -> bool,
 ) -> (Orders, UseCounts) {
