@@ -54,10 +54,7 @@ pub struct Numbering<'m> {
     pub op_name_info: HashMap<OpNameId, OpNameInfo>,
     /// The values' numbers ([`number_values`]), set by
     /// [`Numbering::set_values`].
-    pub value_ids: Vec<u32>,
-    pub block_index: Vec<u32>,
-    /// Per region: (blocks, values defined directly in it).
-    pub region_counts: HashMap<RegionId, (u32, u32)>,
+    pub values: ValueNumbers,
     /// Per op with regions: whether its regions are isolated.
     pub isolated: Vec<bool>,
     /// Each op name's registry entry, looked up once (by `OpNameId`): the
@@ -110,9 +107,7 @@ impl<'m> Numbering<'m> {
             type_index: vec![UNSET; m.ctx.num_types()],
             op_name_index: vec![UNSET; m.op_names.len()],
             op_name_info: HashMap::default(),
-            value_ids: Vec::new(),
-            block_index: Vec::new(),
-            region_counts: HashMap::default(),
+            values: ValueNumbers::default(),
             isolated: Vec::new(),
             op_infos: (0..m.op_names.len() as u32)
                 .map(|i| registry.get(m.op_names.get(OpNameId(i))))
@@ -148,9 +143,7 @@ impl<'m> Numbering<'m> {
     /// with.
     pub fn set_values(&mut self, isolated: Vec<bool>, values: ValueNumbers) {
         self.isolated = isolated;
-        self.value_ids = values.value_ids;
-        self.block_index = values.block_index;
-        self.region_counts = values.region_counts;
+        self.values = values;
     }
 
     fn number_region(&mut self, r: RegionId) {
@@ -202,9 +195,7 @@ impl<'m> Numbering<'m> {
         ) {
             Ok(Some(d)) => self.number_attr(d),
             Ok(None) => {
-                let alone = self.version >= rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES
-                    || o.properties.is_none();
-                if alone && self.empty_dict.is_none() {
+                if self.empty_dict.is_none() && properties::dictionary_alone(o, self.version) {
                     // Its own dictionary was empty: every empty one is
                     // this attribute (the context uniques them).
                     self.empty_dict = Some(o.attributes);
@@ -496,6 +487,7 @@ fn order<K>(items: &mut [Item<K>]) {
 /// in the numbering's walk (a region's values after those of the region
 /// whose op holds it, unless that op is isolated), with each region's
 /// counts and each block's index in its region.
+#[derive(Default)]
 pub struct ValueNumbers {
     pub value_ids: Vec<u32>,
     pub block_index: Vec<u32>,

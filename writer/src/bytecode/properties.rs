@@ -352,6 +352,13 @@ fn is_zero_property(m: &Module, kind: &FieldKind, a: AttrId) -> bool {
     }
 }
 
+/// Whether the dictionary [`op_dictionary`] gives for `o` is its own
+/// attribute dictionary (from v5, or an op without properties), not one
+/// merged with its properties.
+pub fn dictionary_alone(o: &Operation, version: u64) -> bool {
+    version >= VERSION_NATIVE_PROPERTIES || o.properties.is_none()
+}
+
 /// The attribute dictionary an op's header refers to: from v5 its
 /// discardable attributes; before v5 those merged with its inherent
 /// attributes (MLIR's `getAttrDictionary`). `None` when empty.
@@ -370,7 +377,7 @@ pub fn op_dictionary(
     empty: Option<AttrId>,
 ) -> Result<Option<AttrId>, WriteError> {
     let o = m.op(op);
-    let alone = version >= VERSION_NATIVE_PROPERTIES || o.properties.is_none();
+    let alone = dictionary_alone(o, version);
     if alone && empty == Some(o.attributes) {
         return Ok(None);
     }

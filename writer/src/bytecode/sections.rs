@@ -529,7 +529,7 @@ impl<'a, 'm, S: StringIndex> IrWriter<'a, 'm, S> {
         if !o.operands.is_empty() {
             e.varint(o.operands.len() as u64);
             for &x in m.operands(op) {
-                let id = self.num.value_ids[x.index()];
+                let id = self.num.values.value_ids[x.index()];
                 if id == u32::MAX {
                     return Err(WriteError::at(
                         m,
@@ -546,7 +546,7 @@ impl<'a, 'm, S: StringIndex> IrWriter<'a, 'm, S> {
         if !o.successors().is_empty() {
             e.varint(o.successors().len() as u64);
             for &b in o.successors() {
-                e.varint(u64::from(self.num.block_index[b.index()]));
+                e.varint(u64::from(self.num.values.block_index[b.index()]));
             }
         }
         if let Some(u) = use_lists {
@@ -613,7 +613,7 @@ impl<'a, 'm, S: StringIndex> IrWriter<'a, 'm, S> {
 
     fn region(&mut self, e: &mut Encoder, r: RegionId) -> Result<(), WriteError> {
         let m = self.num.m;
-        let Some(&(blocks, values)) = self.num.region_counts.get(&r) else {
+        let Some(&(blocks, values)) = self.num.values.region_counts.get(&r) else {
             e.varint(0);
             return Ok(());
         };
