@@ -1,7 +1,11 @@
 //! Tokens of MLIR's textual form (LangRef "Lexical structure"). Tokens are
 //! spans into the source; nothing is copied until a parser asks for a value.
 
+/// A word wide, as the [`Token`] pads it anyway: the parser copies its
+/// current token whole right after storing it, and a word load of a byte
+/// store waits for the store to retire (BENCHMARKS.md, stop 25).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u64)]
 pub enum Tok {
     Eof,
     /// `[a-zA-Z_][a-zA-Z0-9_$.]*`, keywords included.
@@ -81,12 +85,23 @@ pub fn skip_trivia(src: &[u8], mut pos: usize) -> usize {
 pub use rmlir_format::symbol_body::string_end;
 
 /// Lexes one token at `pos` (trivia already skipped).
+#[inline]
 pub fn lex(src: &[u8], pos: usize) -> Token {
-    let tok = |kind, end| Token {
+    let (kind, end) = lex_kind_end(src, pos);
+    Token {
         kind,
         start: pos,
         end,
-    };
+    }
+}
+
+/// The kind and end of the token at `pos`. A pair comes back in two
+/// registers where the three-field [`Token`] comes back through memory: the
+/// caller's wide reload of the narrow kind byte the lexer had just stored
+/// cannot be forwarded from the store buffer and stalled the parser once per
+/// token (BENCHMARKS.md, stop 25).
+fn lex_kind_end(src: &[u8], pos: usize) -> (Tok, usize) {
+    let tok = |kind, end| (kind, end);
     let Some(&c) = src.get(pos) else {
         return tok(Tok::Eof, pos);
     };
