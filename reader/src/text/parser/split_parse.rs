@@ -290,6 +290,11 @@ impl<'a> Parser<'a> {
     /// At the cut, in the body's block: takes the second thread's part if
     /// it parsed and this thread has no value name in scope, and goes on
     /// from the end of the body; else goes on parsing the ops itself.
+    /// Not inlined: it runs once, and its contexts and tables in the frame
+    /// of `parse_block_body`, which recurses once per region level, took
+    /// stack from every level (tests/text_errors.rs nests to the limit on a
+    /// test thread's 2 MiB).
+    #[inline(never)]
     pub(super) fn merge_split(&mut self, block: BlockId) -> Result<()> {
         self.split_at = usize::MAX;
         let run = self.split.as_mut().expect("a split is running");
