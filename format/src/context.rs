@@ -4,8 +4,9 @@
 
 use crate::attrs::AttrData;
 use crate::fasthash::FastBuildHasher;
+use crate::float::FloatKind;
 use crate::id_map::IdMap;
-use crate::types::TypeData;
+use crate::types::{Signedness, TypeData};
 use std::hash::{BuildHasher, Hash};
 use std::sync::Arc;
 
@@ -296,6 +297,47 @@ pub struct Context {
     /// [`CREATED_TYPE`] set), so that [`Context::absorb`] moves every item
     /// after the items it refers to.
     created: Vec<u32>,
+    /// The ids of the scalar types interned so far ([`scalar_slot`]).
+    scalars: ScalarTypes,
+}
+
+/// Id + 1 (0: not interned yet) of each scalar type, by [`scalar_slot`].
+///
+/// Why: a text parse interns a scalar type for nearly every operand and
+/// result type it reads (`f32`, `index`, `i64`: millions in a large module),
+/// and hashing, probing and comparing each one was a tenth of the parser's
+/// interning time (SPEC.md §2.1). An id never changes within a context,
+/// so a remembered one stays right; a fork starts from its base's.
+#[derive(Clone, Debug)]
+struct ScalarTypes([u32; SCALAR_SLOTS]);
+
+impl Default for ScalarTypes {
+    fn default() -> Self {
+        ScalarTypes([0; SCALAR_SLOTS])
+    }
+}
+
+/// `index`, `none`, every float kind, and integers up to 64 bits of each
+/// signedness.
+const SCALAR_SLOTS: usize = 2 + FloatKind::ALL.len() + 3 * 65;
+
+/// The slot of `t` in [`ScalarTypes`], if it is a scalar type.
+fn scalar_slot(t: &TypeData) -> Option<usize> {
+    const INTS: usize = 2 + FloatKind::ALL.len();
+    match *t {
+        TypeData::Index => Some(0),
+        TypeData::None => Some(1),
+        TypeData::Float(k) => Some(2 + k as usize),
+        TypeData::Integer { width, signedness } if width <= 64 => {
+            let sign = match signedness {
+                Signedness::Signless => 0,
+                Signedness::Signed => 1,
+                Signedness::Unsigned => 2,
+            };
+            Some(INTS + sign * 65 + width as usize)
+        }
+        _ => None,
+    }
 }
 
 /// How many items ahead [`Context::absorb`] prefetches index slots.
@@ -416,6 +458,7 @@ impl Context {
             "a context is forked with its index built (Context::build_index)"
         );
         Context {
+            scalars: base.scalars.clone(),
             next_distinct: base.next_distinct,
             base_attrs: u32::try_from(base.attrs.items.len()).expect("ids are 32-bit"),
             base_types: u32::try_from(base.types.items.len()).expect("ids are 32-bit"),
@@ -569,6 +612,20 @@ impl Context {
     }
 
     pub fn intern_type(&mut self, t: TypeData) -> TypeId {
+        let Some(slot) = scalar_slot(&t) else {
+            return self.intern_type_uncached(t);
+        };
+        match self.scalars.0[slot] {
+            0 => {
+                let id = self.intern_type_uncached(t);
+                self.scalars.0[slot] = id.0 + 1;
+                id
+            }
+            known => TypeId(known - 1),
+        }
+    }
+
+    fn intern_type_uncached(&mut self, t: TypeData) -> TypeId {
         match &self.base {
             None => TypeId(self.types.intern(t)),
             Some(base) => {
