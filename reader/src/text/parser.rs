@@ -958,22 +958,8 @@ impl<'a> Parser<'a> {
         // Type signature.
         self.expect(Tok::Colon, "':' followed by the operation's type")?;
         let ty_at = self.tok.start;
-        let fty = self.parse_type()?;
         let mut sig = std::mem::take(&mut self.sig_scratch);
-        let TypeData::Function {
-            inputs,
-            results: outs,
-        } = self.m.ctx.ty(fty)
-        else {
-            return self.err_at(
-                ty_at,
-                "expected a function type for the operation's signature",
-            );
-        };
-        sig.inputs.clear();
-        sig.inputs.extend_from_slice(inputs);
-        sig.results.clear();
-        sig.results.extend_from_slice(outs);
+        self.parse_op_signature(&mut sig.inputs, &mut sig.results)?;
         let (inputs, result_types) = (&sig.inputs, &sig.results);
         if inputs.len() != num_operands {
             return self.sem_err_at(

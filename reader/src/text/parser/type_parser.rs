@@ -21,13 +21,61 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_function_type(&mut self) -> Result<TypeId> {
-        let mut inputs = Vec::new();
+        let (mut inputs, mut results) = (Vec::new(), Vec::new());
+        self.parse_function_type_parts(&mut inputs, &mut results)?;
+        Ok(self
+            .m
+            .ctx
+            .intern_type(TypeData::Function { inputs, results }))
+    }
+
+    /// An operation's type signature: `(inputs) -> results` parsed into
+    /// `inputs` and `results` (cleared first), or any other type that
+    /// names a function type (an alias). The signature's function type
+    /// itself is not interned: only the operand and result types are kept
+    /// in the IR, and interning a function type per operation (two
+    /// vectors, a hash, a probe, a comparison) cost more than parsing it
+    /// (BENCHMARKS.md, stop 25). Not inlined: its frame would grow that of
+    /// `parse_operation`, which recurses once per region level.
+    #[inline(never)]
+    pub(super) fn parse_op_signature(
+        &mut self,
+        inputs: &mut Vec<TypeId>,
+        results: &mut Vec<TypeId>,
+    ) -> Result<()> {
+        inputs.clear();
+        results.clear();
+        let at = self.tok.start;
+        if self.is(Tok::LParen) {
+            // One level deeper, as `parse_type` would go.
+            self.enter()?;
+            let r = self.parse_function_type_parts(inputs, results);
+            self.leave();
+            return r;
+        }
+        let t = self.parse_type()?;
+        let TypeData::Function {
+            inputs: i,
+            results: o,
+        } = self.m.ctx.ty(t)
+        else {
+            return self.err_at(at, "expected a function type for the operation's signature");
+        };
+        inputs.extend_from_slice(i);
+        results.extend_from_slice(o);
+        Ok(())
+    }
+
+    fn parse_function_type_parts(
+        &mut self,
+        inputs: &mut Vec<TypeId>,
+        results: &mut Vec<TypeId>,
+    ) -> Result<()> {
         self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
             inputs.push(p.parse_type()?);
             Ok(())
         })?;
         self.expect(Tok::Arrow, "'->' in function type")?;
-        let mut results = Vec::new();
         if self.is(Tok::LParen) {
             self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
                 results.push(p.parse_type()?);
@@ -41,10 +89,7 @@ impl<'a> Parser<'a> {
             }
             results.push(t);
         }
-        Ok(self
-            .m
-            .ctx
-            .intern_type(TypeData::Function { inputs, results }))
+        Ok(())
     }
 
     fn parse_keyword_type(&mut self) -> Result<TypeId> {
