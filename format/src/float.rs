@@ -100,25 +100,32 @@ impl FloatKind {
     /// bytes) rather than a walk of [`FloatKind::ALL`] comparing each
     /// keyword; the test `keywords_round_trip` holds it to `keyword`.
     pub fn from_keyword(s: &str) -> Option<FloatKind> {
+        Self::from_keyword_bytes(s.as_bytes())
+    }
+
+    /// [`FloatKind::from_keyword`] of a keyword's bytes, for a lexer
+    /// that has not checked them for UTF-8 (checking a short keyword cost
+    /// more than matching it).
+    pub fn from_keyword_bytes(s: &[u8]) -> Option<FloatKind> {
         Some(match s {
-            "f16" => FloatKind::F16,
-            "bf16" => FloatKind::BF16,
-            "f32" => FloatKind::F32,
-            "f64" => FloatKind::F64,
-            "f80" => FloatKind::F80,
-            "f128" => FloatKind::F128,
-            "tf32" => FloatKind::TF32,
-            "f8E5M2" => FloatKind::F8E5M2,
-            "f8E4M3" => FloatKind::F8E4M3,
-            "f8E4M3FN" => FloatKind::F8E4M3FN,
-            "f8E5M2FNUZ" => FloatKind::F8E5M2FNUZ,
-            "f8E4M3FNUZ" => FloatKind::F8E4M3FNUZ,
-            "f8E4M3B11FNUZ" => FloatKind::F8E4M3B11FNUZ,
-            "f8E3M4" => FloatKind::F8E3M4,
-            "f8E8M0FNU" => FloatKind::F8E8M0FNU,
-            "f6E2M3FN" => FloatKind::F6E2M3FN,
-            "f6E3M2FN" => FloatKind::F6E3M2FN,
-            "f4E2M1FN" => FloatKind::F4E2M1FN,
+            b"f16" => FloatKind::F16,
+            b"bf16" => FloatKind::BF16,
+            b"f32" => FloatKind::F32,
+            b"f64" => FloatKind::F64,
+            b"f80" => FloatKind::F80,
+            b"f128" => FloatKind::F128,
+            b"tf32" => FloatKind::TF32,
+            b"f8E5M2" => FloatKind::F8E5M2,
+            b"f8E4M3" => FloatKind::F8E4M3,
+            b"f8E4M3FN" => FloatKind::F8E4M3FN,
+            b"f8E5M2FNUZ" => FloatKind::F8E5M2FNUZ,
+            b"f8E4M3FNUZ" => FloatKind::F8E4M3FNUZ,
+            b"f8E4M3B11FNUZ" => FloatKind::F8E4M3B11FNUZ,
+            b"f8E3M4" => FloatKind::F8E3M4,
+            b"f8E8M0FNU" => FloatKind::F8E8M0FNU,
+            b"f6E2M3FN" => FloatKind::F6E2M3FN,
+            b"f6E3M2FN" => FloatKind::F6E3M2FN,
+            b"f4E2M1FN" => FloatKind::F4E2M1FN,
             _ => return None,
         })
     }

@@ -95,10 +95,7 @@ impl<'a> Parser<'a> {
     fn parse_keyword_type(&mut self) -> Result<TypeId> {
         let at = self.tok.start;
         let word = self.spelling();
-        if let Some(k) = std::str::from_utf8(word)
-            .ok()
-            .and_then(FloatKind::from_keyword)
-        {
+        if let Some(k) = FloatKind::from_keyword_bytes(word) {
             self.bump();
             return Ok(self.m.ctx.intern_type(TypeData::Float(k)));
         }
