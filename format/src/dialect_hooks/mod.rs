@@ -14,7 +14,6 @@
 use crate::context::{AttrId, Context, TypeId};
 use crate::ir::{Module, OpId};
 use std::any::Any;
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -205,7 +204,9 @@ pub trait BytecodeDialect: Send + Sync {
 /// Hooks by dialect name.
 #[derive(Clone, Default)]
 pub struct DialectRegistry {
-    hooks: HashMap<Vec<u8>, Arc<dyn BytecodeDialect>>,
+    /// Looked up for every dialect attribute and type a text parse or a
+    /// write meets: a fast hash, not SipHash.
+    hooks: crate::fasthash::FastMap<Vec<u8>, Arc<dyn BytecodeDialect>>,
 }
 
 impl fmt::Debug for DialectRegistry {
