@@ -1270,8 +1270,20 @@ pub fn from_f64(kind: FloatKind, v: f64) -> u128 {
     if kind == FloatKind::F64 {
         return bits;
     }
+    // The hardware's conversion is IEEE's, nearest-even with overflow to
+    // infinity, as `convert` is: the same bits for every value but NaNs
+    // (whose payloads LLVM treats its own way), at a hundredth of the cost
+    // (dense f32 literals of a text parse, BENCHMARKS.md stop 25).
+    if kind == FloatKind::F32 && !v.is_nan() {
+        return u128::from((v as f32).to_bits());
+    }
+    from_f64_converted(kind, v)
+}
+
+/// [`from_f64`] by the general conversion.
+fn from_f64_converted(kind: FloatKind, v: f64) -> u128 {
     let s = kind.sem();
-    encode(s, &convert(&F64, s, decode(&F64, bits)))
+    encode(s, &convert(&F64, s, decode(&F64, u128::from(v.to_bits()))))
 }
 
 /// Convert a value of `kind` to `f64` (`APFloat::convert`, nearest-even).
@@ -1303,6 +1315,44 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             x
+        }
+    }
+
+    /// `f64 -> f32` by the hardware gives the general conversion's bits for
+    /// every non-NaN value: random bit patterns (subnormals, overflow and
+    /// ties included by their density at the edges added below).
+    #[test]
+    fn f32_from_f64_by_hardware_agrees_with_the_conversion() {
+        let mut next = xorshift(0x6A09_E667_F3BC_C908);
+        let mut values: Vec<f64> = (0..200_000).map(|_| f64::from_bits(next())).collect();
+        for e in [-150i32, -149, -127, -126, -125, 126, 127, 128] {
+            for _ in 0..2_000 {
+                let m = 1.0 + (next() >> 11) as f64 / (1u64 << 53) as f64;
+                values.push(m * 2f64.powi(e));
+                values.push(-m * 2f64.powi(e));
+            }
+        }
+        // Exact ties between two f32 values, which round to even.
+        for _ in 0..2_000 {
+            let f = f32::from_bits((next() as u32) & 0x7F7F_FFFF);
+            let g = f32::from_bits(f.to_bits() + 1);
+            values.push((f64::from(f) + f64::from(g)) / 2.0);
+        }
+        values.extend([
+            0.0,
+            -0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+        ]);
+        for v in values.into_iter().filter(|v| !v.is_nan()) {
+            assert_eq!(
+                from_f64(FloatKind::F32, v),
+                from_f64_converted(FloatKind::F32, v),
+                "{v:e} ({:#x})",
+                v.to_bits()
+            );
         }
     }
 
