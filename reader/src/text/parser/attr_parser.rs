@@ -110,7 +110,14 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn parse_dictionary(&mut self) -> Result<AttrId> {
-        let mut entries: Vec<(Bytes, AttrId, usize)> = Vec::new();
+        let start = self.dict_entries.len();
+        let r = self.parse_dictionary_entries(start);
+        self.dict_entries.truncate(start);
+        r
+    }
+
+    /// The dictionary whose entries go on `dict_entries` from `start`.
+    fn parse_dictionary_entries(&mut self, start: usize) -> Result<AttrId> {
         self.comma_list(Tok::LBrace, Tok::RBrace, "'{'", |p| {
             let at = p.tok.start;
             let name = match p.tok.kind {
@@ -133,21 +140,19 @@ impl<'a> Parser<'a> {
             } else {
                 p.unit_attr
             };
-            entries.push((name.into_boxed_slice(), value, at));
+            p.dict_entries.push((name.into_boxed_slice(), value, at));
             Ok(())
         })?;
+        let entries = &mut self.dict_entries[start..];
         entries.sort_by(|a, b| a.0.cmp(&b.0));
-        for w in entries.windows(2) {
-            if w[0].0 == w[1].0 {
-                let at = w[0].2.max(w[1].2);
-                return self.sem_err_at(
-                    at,
-                    format!("duplicate key '{}' in dictionary attribute", lossy(&w[0].0)),
-                );
-            }
+        if let Some(w) = entries.windows(2).find(|w| w[0].0 == w[1].0) {
+            let at = w[0].2.max(w[1].2);
+            let msg = format!("duplicate key '{}' in dictionary attribute", lossy(&w[0].0));
+            return self.sem_err_at(at, msg);
         }
-        let entries = entries.into_iter().map(|(n, v, _)| (n, v)).collect();
-        Ok(self.m.ctx.intern_attr(AttrData::Dictionary(entries)))
+        let mut owned = Vec::with_capacity(entries.len());
+        owned.extend(self.dict_entries.drain(start..).map(|(n, v, _)| (n, v)));
+        Ok(self.m.ctx.intern_attr(AttrData::Dictionary(owned)))
     }
 
     fn parse_symbol_name(&mut self) -> Result<Vec<u8>> {
