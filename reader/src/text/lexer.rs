@@ -199,7 +199,9 @@ fn lex_kind_end(src: &[u8], pos: usize) -> (Tok, usize) {
                 while at(p).is_ascii_digit() {
                     p += 1;
                 }
-            } else if at(p).is_ascii_alphabetic() || matches!(at(p), b'_' | b'$' | b'.' | b'-') {
+            } else if CLASSES[usize::from(at(p))] & SUFFIX_CHAR != 0 {
+                // A name's first byte is any suffix byte (digits were
+                // taken above).
                 p = run_end(src, p + 1, SUFFIX_CHAR);
             } else {
                 return tok(Tok::Error, pos + 1);

@@ -150,8 +150,12 @@ impl<'a> Parser<'a> {
             let msg = format!("duplicate key '{}' in dictionary attribute", lossy(&w[0].0));
             return self.sem_err_at(at, msg);
         }
-        let mut owned = Vec::with_capacity(entries.len());
-        owned.extend(self.dict_entries.drain(start..).map(|(n, v, _)| (n, v)));
+        // A drain's exact length lets collect allocate once, at that size.
+        let owned: Vec<_> = self
+            .dict_entries
+            .drain(start..)
+            .map(|(n, v, _)| (n, v))
+            .collect();
         Ok(self.m.ctx.intern_attr(AttrData::Dictionary(owned)))
     }
 
