@@ -1338,16 +1338,50 @@ fn scalar_element(tdata: &TypeData, chunk: &[u8], out: &mut String) {
             "false"
         }),
         TypeData::Integer { width, signedness } => {
-            let v = if *signedness == Signedness::Unsigned {
-                BigInt::from_bytes_le(Sign::Plus, chunk)
-            } else {
-                sign_extend(chunk, *width)
-            };
-            push_bigint(&v, out);
+            int_element(chunk, *width, *signedness == Signedness::Unsigned, out)
         }
-        TypeData::Index => push_bigint(&sign_extend(chunk, 64), out),
+        TypeData::Index => int_element(chunk, 64, false, out),
         _ => {}
     }
+}
+
+fn int_element(chunk: &[u8], width: u32, unsigned: bool, out: &mut String) {
+    if !small_int_element(chunk, width, unsigned, out) {
+        big_int_element(chunk, width, unsigned, out);
+    }
+}
+
+/// An integer element of at most 8 bytes in native arithmetic, as
+/// [`big_int_element`] prints it: most dense integer constants are `i32` or
+/// `i64`, and the big-integer path allocated several times per element.
+/// False (nothing printed) for a wider element.
+fn small_int_element(chunk: &[u8], width: u32, unsigned: bool, out: &mut String) -> bool {
+    if chunk.len() > 8 {
+        return false;
+    }
+    let mut b = [0u8; 8];
+    b[..chunk.len()].copy_from_slice(chunk);
+    let raw = u64::from_le_bytes(b);
+    let width = width.min(chunk.len() as u32 * 8);
+    if unsigned || width == 0 {
+        super::names::push_uint(out, raw);
+    } else {
+        // The low `width` bits, their top bit copied into the bits above.
+        let shift = 64 - width;
+        push_int(((raw << shift) as i64) >> shift, out);
+    }
+    true
+}
+
+/// An integer element of any size: unsigned as its bytes read, otherwise
+/// the low `width` bits in two's complement.
+fn big_int_element(chunk: &[u8], width: u32, unsigned: bool, out: &mut String) {
+    let v = if unsigned {
+        BigInt::from_bytes_le(Sign::Plus, chunk)
+    } else {
+        sign_extend(chunk, width)
+    };
+    push_bigint(&v, out);
 }
 
 fn sign_extend(chunk: &[u8], width: u32) -> BigInt {
@@ -1565,5 +1599,44 @@ mod tests {
             super::push_int(v, &mut out);
             assert_eq!(out, v.to_string());
         }
+    }
+
+    /// Integer elements of up to 8 bytes print in native arithmetic as the
+    /// big-integer path prints them: every width up to 64 (and widths
+    /// wider than the element's bytes), signed and unsigned, on values
+    /// with the sign bit set and clear, the all-ones and lone-bit patterns
+    /// and pseudo-random bytes.
+    #[test]
+    fn small_int_elements_print_as_big_ones() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut checked = 0;
+        for bytes in [0usize, 1, 2, 4, 8] {
+            let mut patterns: Vec<u64> = vec![0, u64::MAX, 1];
+            patterns.extend((0..64).map(|b| 1u64 << b));
+            patterns.extend((0..64).map(|b| (1u64 << b).wrapping_sub(1)));
+            patterns.extend((0..200).map(|_| next()));
+            for raw in patterns {
+                let chunk = &raw.to_le_bytes()[..bytes];
+                for width in 0..=70 {
+                    for unsigned in [false, true] {
+                        let (mut fast, mut big) = (String::new(), String::new());
+                        assert!(super::small_int_element(chunk, width, unsigned, &mut fast));
+                        super::big_int_element(chunk, width, unsigned, &mut big);
+                        assert_eq!(fast, big, "{chunk:?} i{width} unsigned={unsigned}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000);
+        let mut out = String::new();
+        assert!(!super::small_int_element(&[0; 16], 128, false, &mut out));
+        assert!(out.is_empty());
     }
 }
