@@ -818,7 +818,9 @@ fn apf_to_string(
     max_padding: u32,
     truncate_zero: bool,
 ) -> String {
-    let mut out = String::new();
+    // Room for a 17-digit double with its sign, point and exponent: the
+    // string is not regrown digit by digit.
+    let mut out = String::with_capacity(32);
     match v.class {
         Class::Inf => {
             out.push_str(if v.sign { "-Inf" } else { "+Inf" });
@@ -915,16 +917,20 @@ fn apf_to_string(
         let msd = exp + nd - 1;
         msd < 0 && -msd > pad
     };
-    let digit = |d: u8| (b'0' + d) as char;
+    // The digits as ASCII, pushed as slices of one string.
+    for d in &mut digits {
+        *d += b'0';
+    }
+    let digits = std::str::from_utf8(&digits).expect("ASCII digits");
 
     if scientific {
         let e10 = exp + nd - 1;
-        out.push(digit(digits[0]));
+        out.push_str(&digits[..1]);
         out.push('.');
         if nd == 1 && truncate_zero {
             out.push('0');
         } else {
-            out.extend(digits[1..].iter().map(|&d| digit(d)));
+            out.push_str(&digits[1..]);
         }
         if !truncate_zero && fp > nd - 1 {
             for _ in 0..(fp - nd + 1) {
@@ -941,7 +947,7 @@ fn apf_to_string(
         return out;
     }
     if exp >= 0 {
-        out.extend(digits.iter().map(|&d| digit(d)));
+        out.push_str(digits);
         for _ in 0..exp {
             out.push('0');
         }
@@ -950,15 +956,15 @@ fn apf_to_string(
     let whole = exp + nd;
     if whole > 0 {
         let whole = whole as usize;
-        out.extend(digits[..whole].iter().map(|&d| digit(d)));
+        out.push_str(&digits[..whole]);
         out.push('.');
-        out.extend(digits[whole..].iter().map(|&d| digit(d)));
+        out.push_str(&digits[whole..]);
     } else {
         out.push_str("0.");
         for _ in 0..(-whole) {
             out.push('0');
         }
-        out.extend(digits.iter().map(|&d| digit(d)));
+        out.push_str(digits);
     }
     out
 }
