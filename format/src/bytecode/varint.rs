@@ -16,7 +16,19 @@ pub fn write_varint(out: &mut Vec<u8>, v: u64) {
         return;
     }
     let enc = ((v << 1) | 1) << (len - 1);
-    out.extend_from_slice(&enc.to_le_bytes()[..len]);
+    // All eight bytes are stored and only `len` kept: a copy of a length
+    // known at run time was a `memcpy` call per varint.
+    out.reserve(8);
+    let start = out.len();
+    for (slot, b) in out.spare_capacity_mut()[..8]
+        .iter_mut()
+        .zip(enc.to_le_bytes())
+    {
+        slot.write(b);
+    }
+    // SAFETY: the loop initialized the eight bytes after `start`, and
+    // `len` is at most 8 here.
+    unsafe { out.set_len(start + len) };
 }
 
 /// The encoded length of `v`.
@@ -118,7 +130,12 @@ mod tests {
             let v = x >> shift;
             let mut out = Vec::new();
             write_varint(&mut out, v);
+            assert_eq!(out.len(), varint_len(v), "shortest form of {v}");
             assert_eq!(read_varint(&out), Some((v, out.len())));
+            // Appended after what the vector holds, which stays as it was.
+            let mut after = vec![0xa5; 3];
+            write_varint(&mut after, v);
+            assert_eq!((&after[..3], &after[3..]), (&[0xa5; 3][..], &out[..]));
             assert_eq!(read_varint(&out[..out.len() - 1]), None);
             // Followed by more input (the one-load path): set bits after
             // the value must not leak into it.
