@@ -1602,10 +1602,10 @@ mod tests {
     }
 
     /// Integer elements of up to 8 bytes print in native arithmetic as the
-    /// big-integer path prints them: every width up to 64 (and widths
-    /// wider than the element's bytes), signed and unsigned, on values
-    /// with the sign bit set and clear, the all-ones and lone-bit patterns
-    /// and pseudo-random bytes.
+    /// big-integer path prints them: every size of 0-8 bytes, every width
+    /// up to 64 (and widths wider than the element's bytes), signed and
+    /// unsigned, on values with the sign bit set and clear, the all-ones
+    /// and lone-bit patterns and pseudo-random bytes.
     #[test]
     fn small_int_elements_print_as_big_ones() {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
@@ -1616,7 +1616,7 @@ mod tests {
             state
         };
         let mut checked = 0;
-        for bytes in [0usize, 1, 2, 4, 8] {
+        for bytes in 0usize..=8 {
             let mut patterns: Vec<u64> = vec![0, u64::MAX, 1];
             patterns.extend((0..64).map(|b| 1u64 << b));
             patterns.extend((0..64).map(|b| (1u64 << b).wrapping_sub(1)));
