@@ -66,6 +66,34 @@ fn fields(v: &Value, op: &str) -> Result<Vec<Field>, String> {
         .collect()
 }
 
+/// The op's inherent attribute names: ODS's `getAttributeNames()`, and the
+/// name of a segment-size property the list leaves out. MLIR 22 lists
+/// `operandSegmentSizes` for every op with `AttrSizedOperandSegments` but
+/// not `resultSegmentSizes` for `gpu.spmm_buffer_size`, the one op with
+/// `AttrSizedResultSegments`; its `setInherentAttr` takes it all the same,
+/// so mlir-opt moves it out of the attribute dictionary of a file older
+/// than version 5 (SPEC.md §7).
+fn inherent_attrs(op: &Value, fields_v6: &[Field]) -> Vec<String> {
+    let mut names: Vec<String> = op["attr_names"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    for f in fields_v6 {
+        let segments = matches!(
+            f.kind,
+            FieldKind::SparseSegments { .. } | FieldKind::LegacySegments
+        );
+        if segments && !names.contains(&f.name) {
+            names.push(f.name.clone());
+        }
+    }
+    names
+}
+
 /// Parses a layout file's text.
 pub fn registry_data_from_json(text: &str) -> Result<RegistryData, String> {
     let json: Value =
@@ -84,20 +112,14 @@ pub fn registry_data_from_json(text: &str) -> Result<RegistryData, String> {
             .as_str()
             .ok_or("an op without a name")?
             .to_string();
+        let fields_v6 = fields(&op["v6"], &name)?;
         ops.push(OpInfo {
             isolated_from_above: has(op, "IsolatedFromAbove"),
             terminator: has(op, "IsTerminator"),
-            inherent_attrs: op["attr_names"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|s| s.as_str().map(String::from))
-                        .collect()
-                })
-                .unwrap_or_default(),
+            inherent_attrs: inherent_attrs(op, &fields_v6),
             has_properties: op["write_properties"].as_bool().unwrap_or(false),
             fields_v5: fields(&op["v5"], &name)?,
-            fields_v6: fields(&op["v6"], &name)?,
+            fields_v6,
             default_properties: op["default_properties"].as_str().map(String::from),
             name,
         });
