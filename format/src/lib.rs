@@ -1,6 +1,7 @@
 //! rmlir-format: the in-memory IR model shared by the readers and writers
 //! (SPEC.md §2), plus float semantics and, later, wire-level primitives.
 pub mod affine;
+pub mod append;
 pub mod attrs;
 pub mod blob;
 pub mod bytecode;

@@ -16,19 +16,7 @@ pub fn write_varint(out: &mut Vec<u8>, v: u64) {
         return;
     }
     let enc = ((v << 1) | 1) << (len - 1);
-    // All eight bytes are stored and only `len` kept: a copy of a length
-    // known at run time was a `memcpy` call per varint.
-    out.reserve(8);
-    let start = out.len();
-    for (slot, b) in out.spare_capacity_mut()[..8]
-        .iter_mut()
-        .zip(enc.to_le_bytes())
-    {
-        slot.write(b);
-    }
-    // SAFETY: the loop initialized the eight bytes after `start`, and
-    // `len` is at most 8 here.
-    unsafe { out.set_len(start + len) };
+    crate::append::append_prefix(out, enc.to_le_bytes(), len);
 }
 
 /// The encoded length of `v`.

@@ -111,10 +111,9 @@ impl Names {
 /// Appends `n` in decimal: what `write!(out, "{n}")` prints, without the
 /// formatting machinery (value names and location numbers are printed a
 /// million times in a large module). The digits are built from the right
-/// in a scratch buffer, then copied as a fixed 20 bytes into the string's
-/// spare capacity, of which only the digits are kept: a copy of their
-/// run-time length was a `memcpy` call per number, a third of this
-/// function's cost.
+/// in a scratch buffer and appended with [`rmlir_format::append`] (a copy
+/// of their run-time length was a `memcpy` call per number, a third of
+/// this function's cost).
 pub fn push_uint(out: &mut String, mut n: u64) {
     // Two digits per division: line and column numbers, value and alias
     // numbers are printed for nearly every op.
@@ -143,19 +142,10 @@ pub fn push_uint(out: &mut String, mut n: u64) {
         i -= 1;
         buf[i] = b'0' + n as u8;
     }
-    let window: &[u8; MAX] = buf[i..i + MAX].try_into().expect("i <= MAX");
-    // SAFETY: only ASCII digits become part of the string, which so stays
-    // valid UTF-8.
-    let v = unsafe { out.as_mut_vec() };
-    v.reserve(MAX);
-    let start = v.len();
-    // SAFETY: `reserve` left at least MAX bytes of spare capacity after
-    // `start`; the first `MAX - i` bytes written are the digits, and the
-    // length covers only those.
-    unsafe {
-        std::ptr::copy_nonoverlapping(window.as_ptr(), v.as_mut_ptr().add(start), MAX);
-        v.set_len(start + (MAX - i));
-    }
+    let window: [u8; MAX] = buf[i..i + MAX].try_into().expect("i <= MAX");
+    // SAFETY: only the ASCII digits become part of the string, which so
+    // stays valid UTF-8.
+    rmlir_format::append::append_prefix(unsafe { out.as_mut_vec() }, window, MAX - i);
 }
 
 #[cfg(test)]
