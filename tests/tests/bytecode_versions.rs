@@ -9,6 +9,7 @@
 //! `known-failures/bytecode.tsv` are excused at every version.
 
 use rmlir_tests::{case_dirs, first_diff, known_failures, oracle};
+use std::path::Path;
 
 #[test]
 fn mlir_opt_written_versions_decode_like_mlir_opt_reads_them() {
@@ -28,32 +29,13 @@ fn mlir_opt_written_versions_decode_like_mlir_opt_reads_them() {
         }
         let input = case.join("generic.mlir");
         for v in 0..=6u32 {
-            let bc = tmp.join(format!("v{v}.mlirbc"));
-            if oracle::emit_bytecode(&input, u64::from(v), &bc).is_err() {
-                continue;
-            }
-            let Ok(reference) = oracle::run(&[
-                "--mlir-print-op-generic",
-                "--mlir-print-debuginfo",
-                bc.to_str().unwrap(),
-            ]) else {
+            let Ok((reference, ours)) = both_readings(&input, v, &tmp) else {
                 continue;
             };
             counts[v as usize].1 += 1;
-            let data = std::fs::read(&bc).unwrap();
-            match rmlir_reader::read_bytecode(&data) {
+            match ours.and_then(|ours| same_print(&reference, &ours)) {
+                Ok(()) => counts[v as usize].0 += 1,
                 Err(e) => failures.push(format!("{id} v{v}: {e}")),
-                Ok(m) => {
-                    let ours = rmlir_writer::print_module(&m, Default::default());
-                    if ours.as_bytes() == reference {
-                        counts[v as usize].0 += 1;
-                    } else {
-                        failures.push(format!(
-                            "{id} v{v}: {}",
-                            first_diff(&String::from_utf8_lossy(&reference), &ours)
-                        ));
-                    }
-                }
             }
         }
     }
@@ -72,30 +54,48 @@ fn mlir_opt_written_versions_decode_like_mlir_opt_reads_them() {
 /// test above; hand-written fixture).
 #[test]
 fn result_segment_sizes_read_back_into_properties() {
-    let input =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/result_segments.mlir");
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/result_segments.mlir");
     let tmp = std::env::temp_dir().join(format!("rmlir-result-segments-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     for v in 0..=6u32 {
-        let bc = tmp.join(format!("v{v}.mlirbc"));
-        oracle::emit_bytecode(&input, u64::from(v), &bc).expect("mlir-opt writes the fixture");
-        let reference = oracle::run(&[
-            "--mlir-print-op-generic",
-            "--mlir-print-debuginfo",
-            bc.to_str().unwrap(),
-        ])
-        .expect("mlir-opt reads its file");
+        let (reference, ours) = both_readings(&input, v, &tmp).expect("mlir-opt writes and reads");
         assert!(
             String::from_utf8_lossy(&reference).contains("resultSegmentSizes = array<i32: 1, 1>}>"),
             "mlir-opt keeps the sizes in the properties at v{v}"
         );
-        let m = rmlir_reader::read_bytecode(&std::fs::read(&bc).unwrap()).expect("decodes");
-        let ours = rmlir_writer::print_module(&m, Default::default());
-        assert!(
-            ours.as_bytes() == reference,
-            "v{v}: {}",
-            first_diff(&String::from_utf8_lossy(&reference), &ours)
-        );
+        let checked = ours.and_then(|ours| same_print(&reference, &ours));
+        assert!(checked.is_ok(), "v{v}: {}", checked.unwrap_err());
     }
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// mlir-opt writes `input` as bytecode of version `v` (in `tmp`); returns
+/// mlir-opt's generic print of that file and ours (or our read's error).
+/// `Err` when mlir-opt cannot write or read it.
+fn both_readings(
+    input: &Path,
+    v: u32,
+    tmp: &Path,
+) -> Result<(Vec<u8>, Result<String, String>), String> {
+    let bc = tmp.join(format!("v{v}.mlirbc"));
+    oracle::emit_bytecode(input, u64::from(v), &bc)?;
+    let reference = oracle::run(&[
+        "--mlir-print-op-generic",
+        "--mlir-print-debuginfo",
+        bc.to_str().unwrap(),
+    ])?;
+    let data = std::fs::read(&bc).unwrap();
+    let ours = rmlir_reader::read_bytecode(&data)
+        .map(|m| rmlir_writer::print_module(&m, Default::default()))
+        .map_err(|e| e.to_string());
+    Ok((reference, ours))
+}
+
+/// `Err` with the first differing line unless `ours` is `reference`.
+fn same_print(reference: &[u8], ours: &str) -> Result<(), String> {
+    if ours.as_bytes() == reference {
+        Ok(())
+    } else {
+        Err(first_diff(&String::from_utf8_lossy(reference), ours))
+    }
 }
