@@ -14,6 +14,8 @@ pub use text::{
     PARALLEL_TEXT_MIN_BYTES,
 };
 pub mod bytecode;
+#[cfg(feature = "zstd")]
+pub mod zstd_input;
 
 pub use bytecode::{
     is_bytecode, read_bytecode, read_bytecode_shared, read_bytecode_with_limits,

@@ -14,6 +14,7 @@ mod dialect_section;
 mod ir_section;
 mod parallel_bodies;
 mod parse_ahead;
+mod prefix;
 mod properties;
 mod resource_section;
 mod retarget;
@@ -34,6 +35,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 pub use ir_section::LazyRegions;
+pub use prefix::{check_prefix, MAX_PRODUCER_LEN};
 pub use rmlir_format::bytecode::SectionId as BytecodeSectionId;
 pub use symbol_scan::TopLevelOp;
 
