@@ -4,6 +4,7 @@
 //! before attributes, alias name) and numbered per name. Locations used
 //! only as op locations may be printed after the operation ("deferred").
 
+use super::print_size;
 use rmlir_format::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -151,6 +152,10 @@ pub struct Aliases {
     /// Aliased symbols in definition order.
     pub list: Vec<(Sym, Alias)>,
     names: Names,
+    /// An upper estimate of the module's print with these aliases
+    /// (SPEC.md §5.1), computed by the walk that chose them; `None` for
+    /// [`Aliases::none`].
+    pub print_bytes: Option<u64>,
 }
 
 impl Aliases {
@@ -160,6 +165,7 @@ impl Aliases {
             index: SymTable::empty(),
             list: Vec::new(),
             names: Names::default(),
+            print_bytes: None,
         }
     }
 
@@ -198,7 +204,8 @@ impl<'m> Runs<'m> {
             c.merge(k);
         }
         if let Some(top) = self.top {
-            c.visit_op_operands_and_attrs(top);
+            let bytes = c.visit_op_operands_and_attrs(top);
+            c.op_bytes = c.op_bytes.saturating_add(bytes);
         }
         c
     }
@@ -224,6 +231,16 @@ struct Collector<'m> {
     /// Every entry's children, as entry indices, in one vector.
     child_list: Vec<u32>,
     names: Names,
+    /// Each entry's estimated print (`print_size`), by entry index.
+    sizes: Vec<u64>,
+    /// The estimated print of the ops visited, alias definitions aside.
+    op_bytes: u64,
+    /// Regions around the op being visited (its indentation).
+    nesting: u64,
+    /// Scratch for `print_size::own_size`'s children.
+    own_children: Vec<Sym>,
+    /// Inline sizes of what the walk does not visit (`print_size::inline_size`).
+    inline_memo: print_size::InlineMemo,
 }
 
 /// Whether ops named `name` keep their inherent attributes in properties,
@@ -259,8 +276,22 @@ impl Aliases {
     /// The aliases of a walk's runs, merged in order.
     fn from_runs(runs: Runs<'_>) -> Aliases {
         let Collector {
-            m, entries, names, ..
+            m,
+            entries,
+            names,
+            sizes,
+            op_bytes,
+            ..
         } = runs.merge();
+        // The print's estimate: the ops, and each alias's definition.
+        let mut print_bytes = op_bytes;
+        for (e, &size) in entries.iter().zip(&sizes) {
+            if let Some(n) = e.alias() {
+                let def = size.saturating_add(names.get(n).len() as u64 + 16);
+                print_bytes = print_bytes.saturating_add(def);
+            }
+        }
+        drop(sizes);
         // The walk's index and child lists are freed here, before the
         // alias list is built: this is the printer's peak of memory.
         let c = Walked { entries, names };
@@ -306,6 +337,7 @@ impl Aliases {
             index,
             list,
             names: c.names,
+            print_bytes: Some(print_bytes),
         }
     }
 }
@@ -321,6 +353,11 @@ impl<'m> Collector<'m> {
             stack: Vec::new(),
             child_list: Vec::new(),
             names: Names::default(),
+            sizes: Vec::new(),
+            op_bytes: 0,
+            nesting: 0,
+            own_children: Vec::new(),
+            inline_memo: Default::default(),
         }
     }
 
@@ -359,8 +396,11 @@ impl<'m> Collector<'m> {
                 top: None,
             };
         };
-        c.visit_attr(o.loc, true);
+        let (_, loc) = c.visit_attr(o.loc, true);
+        let top_bytes = c.top_op_own_bytes(top).saturating_add(c.ref_bytes(loc));
+        c.op_bytes = c.op_bytes.saturating_add(top_bytes);
         c.visit_block_args(b);
+        c.nesting = 1;
         let ops = &m.block(b).ops;
         let per = ops.len().div_ceil(threads);
         let (first, runs) = rayon::join(
@@ -376,6 +416,7 @@ impl<'m> Collector<'m> {
                     .par_chunks(per)
                     .map(|run| {
                         let mut k = Collector::new(m, registered_props);
+                        k.nesting = 1;
                         for &op in run {
                             k.visit_op(op);
                         }
@@ -393,6 +434,7 @@ impl<'m> Collector<'m> {
 
     /// Appends the entries of a later run (see `walk`).
     fn merge(&mut self, k: Collector<'m>) {
+        self.op_bytes = self.op_bytes.saturating_add(k.op_bytes);
         let mut to_here = Vec::with_capacity(k.entries.len());
         let first_new = self.entries.len();
         for e in &k.entries {
@@ -403,6 +445,7 @@ impl<'m> Collector<'m> {
                 }
                 None => {
                     let g = u32::try_from(self.entries.len()).expect("fewer than 2^32 symbols");
+                    self.sizes.push(k.sizes[to_here.len()]);
                     self.entries.push(Entry {
                         sym: e.sym,
                         alias: alias_field(e.alias().map(|n| self.names.id(k.names.get(n)))),
@@ -430,7 +473,10 @@ impl<'m> Collector<'m> {
     fn visit_op(&mut self, op: OpId) {
         let m = self.m;
         let o = m.op(op);
-        self.visit_attr(o.loc, true);
+        let own = self.top_op_own_bytes(op);
+        let (_, loc) = self.visit_attr(o.loc, true);
+        let mut bytes = own.saturating_add(self.ref_bytes(loc));
+        self.nesting += 1;
         for &r in o.regions() {
             for &b in &m.region(r).blocks {
                 self.visit_block_args(b);
@@ -439,29 +485,56 @@ impl<'m> Collector<'m> {
                 }
             }
         }
-        self.visit_op_operands_and_attrs(op);
+        self.nesting -= 1;
+        bytes = bytes.saturating_add(self.visit_op_operands_and_attrs(op));
+        self.op_bytes = self.op_bytes.saturating_add(bytes);
+    }
+
+    /// An op's own print besides its location, operands, results and
+    /// attributes: name, indentation, successors, region and block
+    /// headers (`print_size::op_frame_bytes`).
+    fn top_op_own_bytes(&self, op: OpId) -> u64 {
+        print_size::op_frame_bytes(self.m, op, self.nesting)
+    }
+
+    /// What printing a reference to entry `i` takes: its alias or its print.
+    fn ref_bytes(&self, i: usize) -> u64 {
+        match self.entries[i].alias() {
+            Some(n) => self.names.get(n).len() as u64 + 12,
+            None => self.sizes[i],
+        }
     }
 
     fn visit_block_args(&mut self, b: BlockId) {
         let m = self.m;
+        let mut bytes: u64 = 0;
         for &a in &m.block(b).args {
             let v = m.value(a);
-            self.visit_type(v.ty, false);
+            let (_, t) = self.visit_type(v.ty, false);
+            bytes = bytes.saturating_add(24 + self.ref_bytes(t));
             if let Some(l) = v.loc {
-                self.visit_attr(l, false);
+                let (_, l) = self.visit_attr(l, false);
+                bytes = bytes.saturating_add(self.ref_bytes(l));
             }
         }
+        self.op_bytes = self.op_bytes.saturating_add(bytes);
     }
 
-    fn visit_op_operands_and_attrs(&mut self, op: OpId) {
+    /// Visits an op's operand and result types and its attributes, and
+    /// returns their estimated print.
+    fn visit_op_operands_and_attrs(&mut self, op: OpId) -> u64 {
         let m = self.m;
         let o = m.op(op);
+        let mut bytes: u64 = 0;
         for &v in m.operands(op) {
-            self.visit_type(m.value(v).ty, false);
+            let (_, t) = self.visit_type(m.value(v).ty, false);
+            bytes = bytes.saturating_add(24 + self.ref_bytes(t));
         }
         for v in o.results() {
-            self.visit_type(m.value(v).ty, false);
+            let (_, t) = self.visit_type(m.value(v).ty, false);
+            bytes = bytes.saturating_add(24 + self.ref_bytes(t));
         }
+        let mut props_visited = false;
         // `getAttrs()`: inherent attributes (from properties, for ops whose
         // dialect is registered) merged with the discardable ones by name.
         let mut attrs = std::mem::take(&mut self.scratch);
@@ -473,14 +546,25 @@ impl<'m> Collector<'m> {
                 if let AttrData::Dictionary(d) = m.ctx.attr(p) {
                     attrs.extend(d.iter().map(|(n, a)| (&n[..], *a)));
                     attrs.sort_by(|a, b| a.0.cmp(b.0));
+                    props_visited = true;
                 }
             }
+            // Properties the walk does not visit print with what aliases
+            // their parts have elsewhere; inline is never shorter.
+            bytes = bytes.saturating_add(16);
+            if !props_visited {
+                let inline = print_size::inline_size(m, Sym::Attr(p), &mut self.inline_memo);
+                bytes = bytes.saturating_add(inline);
+            }
         }
-        for &(_, a) in &attrs {
-            self.visit_attr(a, false);
+        for &(name, a) in &attrs {
+            let (_, i) = self.visit_attr(a, false);
+            let entry = (3 * name.len() as u64 + 6).saturating_add(self.ref_bytes(i));
+            bytes = bytes.saturating_add(entry);
         }
         attrs.clear();
         self.scratch = attrs;
+        bytes
     }
 
     fn lookup(&mut self, sym: Sym, can_be_deferred: bool) -> Option<(u32, usize)> {
@@ -514,6 +598,7 @@ impl<'m> Collector<'m> {
     fn insert(&mut self, sym: Sym, alias: Option<&'static str>, can_be_deferred: bool) -> usize {
         let i = self.entries.len();
         let alias = alias.map(|n| self.names.id(n));
+        self.sizes.push(0);
         self.entries.push(Entry {
             sym: PackedSym::new(sym),
             alias: alias_field(alias),
@@ -528,6 +613,7 @@ impl<'m> Collector<'m> {
 
     /// Records the children pushed on `stack` since `mark` as entry `i`'s.
     fn finish(&mut self, i: usize, mark: usize) -> (u32, usize) {
+        self.sizes[i] = self.estimate(i, mark);
         let children = &self.stack[mark..];
         let max = children.iter().map(|c| c.0).max().unwrap_or(0);
         let start = self.child_list.len() as u32;
@@ -540,6 +626,31 @@ impl<'m> Collector<'m> {
             e.depth = max + 1;
         }
         (e.depth, i)
+    }
+
+    /// Entry `i`'s estimated print, its children (on `stack` from `mark`)
+    /// referenced as the printer refers to them. A child the printer
+    /// prints and the walk does not visit (a sparse literal's values)
+    /// counts inline.
+    fn estimate(&mut self, i: usize, mark: usize) -> u64 {
+        let sym = self.entries[i].sym.get();
+        let mut own_children = std::mem::take(&mut self.own_children);
+        own_children.clear();
+        let mut bytes = print_size::own_size(self.m, sym, &mut own_children);
+        for &(_, c) in &self.stack[mark..] {
+            bytes = bytes.saturating_add(2).saturating_add(self.ref_bytes(c));
+        }
+        for &c in &own_children {
+            let visited = self.stack[mark..]
+                .iter()
+                .any(|&(_, v)| self.entries[v].sym.get() == c);
+            if !visited {
+                let inline = print_size::inline_size(self.m, c, &mut self.inline_memo);
+                bytes = bytes.saturating_add(2).saturating_add(inline);
+            }
+        }
+        self.own_children = own_children;
+        bytes
     }
 
     fn child_attr(&mut self, a: AttrId, cbd: bool) {

@@ -5,6 +5,7 @@
 
 use super::aliases::{Alias, Aliases, Sym};
 use super::names::Names;
+pub use super::print_size::OutputTooLarge;
 use num_bigint::{BigInt, Sign};
 use rmlir_format::fasthash::FastMap as HashMap;
 use rmlir_format::float::{self, FloatKind};
@@ -23,6 +24,13 @@ pub struct PrintOptions {
     /// paths on small cases; large modules take them anyway, see
     /// [`PAR_MIN_OPS`]).
     pub force_parallel: bool,
+    /// Refuse to print a module whose text would take more than this many
+    /// bytes, before printing anything (SPEC.md §5.1): shared attributes
+    /// and types can make a small input print without end.
+    /// [`print_module_to`] then fails with an [`io::ErrorKind::InvalidData`]
+    /// error holding an [`OutputTooLarge`]; [`try_print_module`] returns it.
+    /// `None` (the default) checks nothing.
+    pub max_output_bytes: Option<u64>,
 }
 
 /// Top-level ops printed by one task of the parallel printer.
@@ -34,9 +42,26 @@ pub const PAR_MIN_OPS: usize = 256;
 /// Chunks per thread printed ahead of the output (`Printer::in_parallel`).
 const IN_FLIGHT_PER_THREAD: usize = 4;
 
-/// Prints a module in the generic form.
+/// Prints a module in the generic form. `opts.max_output_bytes` is not
+/// checked here (nothing could report it): see [`try_print_module`].
 pub fn print_module(m: &Module, opts: PrintOptions) -> String {
+    let opts = PrintOptions {
+        max_output_bytes: None,
+        ..opts
+    };
     print_impl(m, opts, None).0
+}
+
+/// Prints a module in the generic form, or says why not: its text would
+/// exceed `opts.max_output_bytes` (SPEC.md §5.1).
+pub fn try_print_module(m: &Module, opts: PrintOptions) -> Result<String, OutputTooLarge> {
+    match print_impl(m, opts, None) {
+        (text, Ok(())) => Ok(text),
+        (_, Err(e)) => Err(*e
+            .into_inner()
+            .and_then(|e| e.downcast::<OutputTooLarge>().ok())
+            .expect("a print to a string fails only on its size limit")),
+    }
 }
 
 /// Prints a module in the generic form to `w`, in pieces of about a
@@ -84,6 +109,14 @@ fn print_impl<'a>(
     } else {
         Aliases::compute_beside(m, top, opts.force_parallel, walks_beside)
     };
+    if let Some(limit) = opts.max_output_bytes {
+        if let Err(e) = super::print_size::check(m, top, &aliases, limit) {
+            return (
+                String::new(),
+                Err(io::Error::new(io::ErrorKind::InvalidData, e)),
+            );
+        }
+    }
     let shared = Shared {
         m,
         names: &names,
