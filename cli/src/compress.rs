@@ -4,10 +4,7 @@
 //! resource blobs of a memory-mapped input.
 
 use crate::progress::Progress;
-use std::io::{Read, Write};
-
-/// The zstd frame magic, `28 B5 2F FD` (0xFD2FB528 little-endian).
-pub const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+use std::io::Write;
 
 /// The level `--compress zstd` uses: zstd's default.
 pub const LEVEL: i32 = zstd::DEFAULT_COMPRESSION_LEVEL;
@@ -24,7 +21,7 @@ pub enum Compression {
 }
 
 pub fn is_zstd(data: &[u8]) -> bool {
-    data.starts_with(&ZSTD_MAGIC)
+    rmlir_reader::zstd_input::is_zstd(data)
 }
 
 /// Wraps `data` in one zstd frame at the default level.
@@ -47,24 +44,21 @@ pub fn compress(data: &[u8], progress: &mut Progress) -> Result<Vec<u8>, String>
     enc.finish().map_err(err)
 }
 
-/// Decompresses every frame of `data` (zstd concatenates frames).
-pub fn decompress(data: &[u8], name: &str, progress: &mut Progress) -> Result<Vec<u8>, String> {
-    let err = |e: std::io::Error| format!("{name}: error: cannot decompress the zstd data: {e}");
-    let capacity = zstd::zstd_safe::get_frame_content_size(data)
-        .ok()
-        .flatten()
-        .map(|n| n.min(1 << 32) as usize)
-        .unwrap_or(data.len() * 4);
-    let mut out = Vec::with_capacity(capacity);
-    let mut dec = zstd::stream::Decoder::new(data).map_err(err)?;
-    let mut buf = vec![0u8; CHUNK];
-    loop {
-        let n = dec.read(&mut buf).map_err(err)?;
-        if n == 0 {
-            break;
-        }
-        out.extend_from_slice(&buf[..n]);
-        progress.bytes("decompressing", out.len() as u64, capacity as u64);
-    }
-    Ok(out)
+/// The default of `--max-decompressed-bytes`: 16 GiB, over any model file
+/// we know of. A frame whose content is larger is refused, and a frame
+/// that declares such a size is refused before anything is allocated.
+pub const DEFAULT_MAX_DECOMPRESSED: u64 = 16 << 30;
+
+/// Decompresses every frame of `data` with the bounds of
+/// [`rmlir_reader::zstd_input::decompress`] (SPEC.md §5.1, §8.2).
+pub fn decompress(
+    data: &[u8],
+    name: &str,
+    max_bytes: u64,
+    progress: &mut Progress,
+) -> Result<Vec<u8>, String> {
+    rmlir_reader::zstd_input::decompress(data, max_bytes, &mut |done, expected| {
+        progress.bytes("decompressing", done, expected)
+    })
+    .map_err(|e| format!("{name}: {e}"))
 }

@@ -8,7 +8,16 @@ use crate::progress::Progress;
 use rmlir_format::SharedBytes;
 use std::io::Read;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+
+/// `--max-decompressed-bytes`: the most a zstd input may decompress to.
+static MAX_DECOMPRESSED: AtomicU64 = AtomicU64::new(compress::DEFAULT_MAX_DECOMPRESSED);
+
+/// Sets the most a zstd input may decompress to (SPEC.md §5.1).
+pub fn set_max_decompressed(bytes: u64) {
+    MAX_DECOMPRESSED.store(bytes, Ordering::Relaxed);
+}
 
 pub struct Input {
     /// The bytecode or text (decompressed when the file was zstd).
@@ -87,7 +96,12 @@ pub fn read_input(input: &Path, progress: &mut Progress) -> Result<Input, String
     };
     let data: &[u8] = (*raw).as_ref();
     if compress::is_zstd(data) {
-        let plain = compress::decompress(data, &name, progress)?;
+        let plain = compress::decompress(
+            data,
+            &name,
+            MAX_DECOMPRESSED.load(Ordering::Relaxed),
+            progress,
+        )?;
         return Ok(Input {
             compressed_bytes: Some(data.len()),
             bytes: Arc::new(plain),

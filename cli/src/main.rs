@@ -53,6 +53,11 @@ struct Cli {
     /// it, the new file also survives a power loss right after the run.
     #[arg(long, global = true)]
     fsync: bool,
+    /// The most a zstd-compressed input may decompress to, in bytes. A
+    /// frame declaring more is refused before anything is allocated, and
+    /// bytecode is checked as it is decompressed (SPEC.md §5.1).
+    #[arg(long, global = true, default_value_t = compress::DEFAULT_MAX_DECOMPRESSED)]
+    max_decompressed_bytes: u64,
 }
 
 #[derive(Subcommand)]
@@ -73,6 +78,12 @@ Examples:
         /// Print without aliases (`--mlir-print-local-scope`).
         #[arg(long)]
         local_scope: bool,
+        /// Refuse, before printing, a module whose text would exceed this
+        /// many bytes (shared attributes and types can make a small file
+        /// print without end). Default: 256 MiB plus 256 bytes per input
+        /// byte (SPEC.md §5.1).
+        #[arg(long)]
+        max_output_bytes: Option<u64>,
     },
     /// Write a module (generic text or bytecode) as MLIR bytecode, byte for
     /// byte as `mlir-opt --emit-bytecode` writes it. A version that cannot
@@ -207,14 +218,23 @@ fn main() -> ExitCode {
 fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
     let layouts = cli.layouts;
     output::set_fsync(cli.fsync);
+    input::set_max_decompressed(cli.max_decompressed_bytes);
     match cli.command {
         Command::Decode {
             input,
             output,
             local_scope,
+            max_output_bytes,
         } => {
             allocator::tune();
-            decode::run(&input, output.as_deref(), local_scope, layouts, progress)?
+            decode::run(
+                &input,
+                output.as_deref(),
+                local_scope,
+                max_output_bytes,
+                layouts,
+                progress,
+            )?
         }
         Command::Encode {
             input,
