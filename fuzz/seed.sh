@@ -6,6 +6,10 @@
 #                                 modules and upstream's own .mlirbc tests
 #   structured                    32 deterministic pseudo-random 4 KiB inputs
 #                                 (its input drives a generator)
+#   amplification                 every 8th text and bytecode seed, attribute,
+#                                 type and location DAGs (text), zstd frames
+#                                 (hand-made RLE frames of zeros and of a
+#                                 corpus file)
 # Files larger than $SEED_MAX_BYTES (default 65536) are left out: big seeds
 # slow every execution. SEED_STRIDE=N keeps every Nth case only (the CI
 # smoke run uses 20); CORPUS_OUT changes the output folder. Idempotent:
@@ -17,7 +21,7 @@ max="${SEED_MAX_BYTES:-65536}"
 [[ -d $corpus/cases ]] || { echo "seed.sh: no corpus at $corpus/cases" >&2; exit 1; }
 out="${CORPUS_OUT:-$here/corpus}"
 stride="${SEED_STRIDE:-1}"
-mkdir -p "$out"/{text_parser,text_roundtrip,bytecode_eager,bytecode_lazy,structured}
+mkdir -p "$out"/{text_parser,text_roundtrip,bytecode_eager,bytecode_lazy,structured,amplification}
 
 copy() { # copy SRC NAME DIR...
   local src=$1 name=$2; shift 2
@@ -30,8 +34,9 @@ n_text=0 n_bc=0 i=0
 for c in "$corpus"/cases/* "$corpus"/real-client/cases/*; do
   i=$((i+1)); (( (i - 1) % stride == 0 )) || continue
   id=$(basename "$c")
-  if [[ -f $c/generic.mlir ]]; then copy "$c/generic.mlir" "$id.mlir" text_parser text_roundtrip; n_text=$((n_text+1)); fi
-  if [[ -f $c/v6.mlirbc ]]; then copy "$c/v6.mlirbc" "$id.mlirbc" bytecode_eager bytecode_lazy; n_bc=$((n_bc+1)); fi
+  amp=(); (( (i - 1) % (stride * 8) == 0 )) && amp=(amplification)
+  if [[ -f $c/generic.mlir ]]; then copy "$c/generic.mlir" "$id.mlir" text_parser text_roundtrip "${amp[@]}"; n_text=$((n_text+1)); fi
+  if [[ -f $c/v6.mlirbc ]]; then copy "$c/v6.mlirbc" "$id.mlirbc" bytecode_eager bytecode_lazy "${amp[@]}"; n_bc=$((n_bc+1)); fi
 done
 if [[ -d $corpus/upstream-bytecode ]]; then
   while IFS= read -r -d '' f; do
@@ -45,6 +50,36 @@ for i in range(32):
     r = random.Random(i)
     with open(f"{sys.argv[1]}/random-{i:02}", "wb") as f:
         f.write(bytes(r.getrandbits(8) for _ in range(4096)))
+PY
+python3 - "$out/amplification" "$(ls "$out"/bytecode_eager/*.mlirbc 2>/dev/null | head -n 1)" <<'PY'
+import struct, sys
+out, sample = sys.argv[1], sys.argv[2]
+module = '"builtin.module"() ({\n  "test.op"() %s\n}) : () -> ()\n'
+def dag(name, depth, define, leaf, use):
+    lines = [leaf] + [define(i, i + 1) for i in reversed(range(depth))]
+    with open(f"{out}/{name}-{depth}.mlir", "w") as f:
+        f.write("\n".join(lines) + "\n" + module % use)
+for depth in (4, 12, 24):
+    dag("attr-dag", depth, lambda i, n: f"#a{i} = [#a{n}, #a{n}]", f'#a{depth} = "x"', "{a = #a0} : () -> ()")
+    dag("type-dag", depth, lambda i, n: f"!t{i} = tuple<!t{n}, !t{n}>", f"!t{depth} = i32", ": () -> !t0")
+    dag("loc-dag", depth, lambda i, n: f"#l{i} = loc(callsite(#l{n} at #l{n}))", f'#l{depth} = loc("f":1:2)', ": () -> () loc(#l0)")
+def frame(prefix, zeros):
+    # One zstd frame: a raw block holding `prefix`, then RLE blocks of zeros.
+    f = bytearray(b"\x28\xb5\x2f\xfd\x00" + bytes([7 << 3]))
+    def block(last, kind, size):
+        f.extend(struct.pack("<I", size << 3 | kind << 1 | last)[:3])
+    block(int(zeros == 0), 0, len(prefix)); f.extend(prefix)
+    while zeros:
+        n = min(zeros, 128 << 10); zeros -= n
+        block(int(zeros == 0), 1, n); f.append(0)
+    return bytes(f)
+with open(f"{out}/zstd-magic-zeros", "wb") as f:
+    f.write(frame(b"ML\xefR", 1 << 24))
+with open(f"{out}/zstd-text-zeros", "wb") as f:
+    f.write(frame(b"// ", 1 << 20))
+if sample:
+    with open(f"{out}/zstd-sample", "wb") as f:
+        f.write(frame(open(sample, "rb").read(), 0))
 PY
 for d in "$out"/*/; do
   echo "seed.sh: $(ls "$d" | wc -l) seeds in $d"
