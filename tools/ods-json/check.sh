@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Checks that the op layout data is what its generator makes from its
+# sources: MLIR 22's upstream layouts (compare.py, field by field against
+# format/data/ods-layouts-22.json) and the out-of-tree files regenerated
+# from ../shared/third-party, byte for byte. Needs llvm-tblgen-22 (llvm-22)
+# and libmlir-22-dev. Run from anywhere; exits non-zero on any difference.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+T="${RMLIR_THIRD_PARTY:-../shared/third-party}"
+[[ -d $T/stablehlo ]] || { echo "check.sh: no third-party sources at $T" >&2; exit 1; }
+python3 tools/ods-json/compare.py
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+G=tools/ods-json/gen_layouts_json.py
+for v in 1.16.4 1.20.0; do
+  S=$T/stablehlo/v$v
+  python3 $G --quiet -I "$S" -I "$S/stablehlo/dialect" "$S/stablehlo/dialect/VhloOps.td" \
+    "$S/stablehlo/dialect/StablehloOps.td" "$S/stablehlo/dialect/ChloOps.td" \
+    --mlir-release "stablehlo-$v / mlir-22.1.8" --out "$tmp/ods-layouts-stablehlo-$v.json"
+done
+python3 $G --quiet -I "$T/shardy/a0277a83" "$T/shardy/a0277a83/shardy/dialect/sdy/ir/ops.td" \
+  --mlir-release "shardy-a0277a83 / mlir-22.1.8" --out "$tmp/ods-layouts-sdy.json"
+for f in ods-layouts-stablehlo-1.16.4.json ods-layouts-stablehlo-1.20.0.json ods-layouts-sdy.json; do
+  cmp "$tmp/$f" "format/data/$f" || { echo "check.sh: format/data/$f differs from its regeneration" >&2; exit 1; }
+  echo "check.sh: format/data/$f regenerates identically"
+done
