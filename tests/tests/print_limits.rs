@@ -199,3 +199,37 @@ fn huge_shapes_stay_as_small_as_their_literals() {
         );
     }
 }
+
+/// Inputs the `amplification` fuzz target once failed on
+/// (`tests/regressions/amplification/`): their print's estimate bounds
+/// the print, with and without aliases.
+#[test]
+fn amplification_regressions_hold() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("regressions/amplification");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    for f in files {
+        let data = std::fs::read(&f).unwrap();
+        let m = if rmlir_reader::is_bytecode(&data) {
+            read_bytecode(&data).unwrap()
+        } else {
+            parse_module(&data, "input.mlir").unwrap()
+        };
+        for local_scope in [false, true] {
+            let len = print_module(
+                &m,
+                PrintOptions {
+                    local_scope,
+                    ..Default::default()
+                },
+            )
+            .len() as u64;
+            let e = try_print_module(&m, limited(local_scope, 0)).unwrap_err();
+            assert!(e.estimate >= len, "{}: {} < {len}", f.display(), e.estimate);
+        }
+    }
+}

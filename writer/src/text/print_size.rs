@@ -102,7 +102,8 @@ pub(crate) fn check(
     aliases: &Aliases,
     limit: u64,
 ) -> Result<u64, OutputTooLarge> {
-    match aliases.print_bytes {
+    let resources = resources_bytes(m);
+    match aliases.print_bytes.map(|b| b.saturating_add(resources)) {
         Some(bytes) if bytes <= limit => Ok(bytes),
         Some(bytes) => match estimate(m, top, aliases, 0) {
             Err(mut e) => {
@@ -137,7 +138,8 @@ fn estimate(m: &Module, top: OpId, aliases: &Aliases, limit: u64) -> Result<u64,
         children: Vec::new(),
         largest: None,
     };
-    let mut total: u64 = 0;
+    // The file metadata after the module: resources, once each.
+    let mut total: u64 = resources_bytes(m);
     // Alias definitions: `#name = body` once each.
     for (sym, alias) in &aliases.list {
         let body = est.size(*sym);
@@ -360,6 +362,25 @@ impl<'m> Estimator<'m> {
             used_by: Some(String::from_utf8_lossy(m.op_name(op)).into_owned()),
         }
     }
+}
+
+/// The `{-# dialect_resources: … #-}` metadata after the module: every
+/// resource printed once (the printer prints builtin blobs only where
+/// referenced), a blob in hex.
+fn resources_bytes(m: &Module) -> u64 {
+    let mut c: u64 = 64;
+    for g in m.resources.dialect.iter().chain(&m.resources.external) {
+        c = c.saturating_add(text(g.name.len()) + 16);
+        for (key, value) in &g.entries {
+            let v = match value {
+                ResourceValue::Bool(_) => 5,
+                ResourceValue::String(s) => text(s.len()),
+                ResourceValue::Blob { data, .. } => 2 * (data.len() as u64) + 16,
+            };
+            c = c.saturating_add(text(key.len()) + 16).saturating_add(v);
+        }
+    }
+    c
 }
 
 /// An op's print besides its location, operands, results, attributes
