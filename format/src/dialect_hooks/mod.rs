@@ -62,6 +62,11 @@ pub trait DialectReader {
     fn read_optional_attribute(&mut self) -> HookResult<Option<AttrId>>;
     /// A type-table reference.
     fn read_type(&mut self) -> HookResult<TypeId>;
+    /// A blob: a varint length and that many bytes (MLIR's `readBlob`).
+    /// The length is checked against the bytes that remain.
+    fn read_blob(&mut self) -> HookResult<Vec<u8>> {
+        Err(HookError("this reader does not read blobs".into()))
+    }
     fn ctx(&mut self) -> &mut Context;
     /// The version the file declares for `dialect`, as that dialect's hook
     /// parsed it; `None` when the file has none (readers then assume the

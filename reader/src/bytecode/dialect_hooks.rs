@@ -76,6 +76,10 @@ impl DialectReader for HookReader<'_, '_> {
         let r = self.br.type_ref(self.r);
         self.keep(r)
     }
+    fn read_blob(&mut self) -> HookResult<Vec<u8>> {
+        let r = self.r.read_blob().map(<[u8]>::to_vec);
+        self.keep(r)
+    }
     fn ctx(&mut self) -> &mut Context {
         &mut self.br.module.ctx
     }

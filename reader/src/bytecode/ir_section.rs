@@ -609,15 +609,7 @@ impl<'a> BytecodeReader<'a> {
             Some(false) => None,
             Some(true) => match cached.layout {
                 Some(info) => Some(info),
-                None => {
-                    return r.err_at(
-                        at,
-                        format!(
-                            "cannot decode the properties of registered operation '{}': its property layout is unknown (no ODS layout data for it)",
-                            String::from_utf8_lossy(name)
-                        ),
-                    )
-                }
+                None => return r.err_at(at, self.unknown_layout(name)),
             },
         };
         self.decode_properties(idx, name, info, r, at)
@@ -625,6 +617,46 @@ impl<'a> BytecodeReader<'a> {
 }
 
 impl BytecodeReader<'_> {
+    /// Why the properties of registered op `name` cannot be decoded: which
+    /// op, which producer wrote it, and what layouts we have for its
+    /// dialect (SPEC.md §7.3).
+    fn unknown_layout(&self, name: &[u8]) -> String {
+        let op = String::from_utf8_lossy(name);
+        let dialect = op.split('.').next().unwrap_or("");
+        let producer = String::from_utf8_lossy(self.producer);
+        let prefix = format!("{dialect}.");
+        let upstream = self
+            .layouts
+            .ops()
+            .filter(|o| o.name.starts_with(&prefix))
+            .count();
+        let extra = self.out_of_tree.map_or(0, |x| {
+            x.ops().filter(|o| o.name.starts_with(&prefix)).count()
+        });
+        let known = if upstream > 0 {
+            format!(
+                "the op layouts of MLIR {} know {upstream} ops of dialect '{dialect}' and not this one",
+                self.layouts.release()
+            )
+        } else if let (true, Some(x)) = (extra > 0, self.out_of_tree) {
+            format!(
+                "the layouts of {} know {extra} ops of dialect '{dialect}' and not this one: the file may come from a newer release of the dialect",
+                x.release()
+            )
+        } else {
+            format!(
+                "no op layouts we have know dialect '{dialect}' (MLIR {}'s upstream dialects{}); a layout file made from its ODS by tools/ods-json, or `--layouts` for another MLIR release, would fit",
+                self.layouts.release(),
+                self.out_of_tree
+                    .map(|x| format!(", and {}", x.release()))
+                    .unwrap_or_default()
+            )
+        };
+        format!(
+            "cannot decode the properties of registered operation '{op}' (producer '{producer}'): {known}"
+        )
+    }
+
     /// `attributes`, or the empty dictionary (interned once: it is the
     /// attribute dictionary of most ops).
     pub(super) fn dict_or_empty(&mut self, attributes: Option<AttrId>) -> AttrId {

@@ -76,6 +76,11 @@ pub struct ReadOptions {
     /// The dialect hooks (SPEC.md §9); `None` is
     /// [`DialectRegistry::default_ref`].
     pub dialects: Option<&'static DialectRegistry>,
+    /// Layouts of ops outside upstream MLIR (StableHLO's, a user's own;
+    /// SPEC.md §7.3), consulted for ops that neither the registry nor the
+    /// release's layouts know. Their payloads are taken as they are: no
+    /// release carries them over.
+    pub out_of_tree: Option<&'static OpRegistry>,
     /// Nesting and count limits (SPEC.md §5.1).
     pub limits: Limits,
 }
@@ -113,6 +118,8 @@ pub struct BytecodeReader<'a> {
     /// older release's (then carried over to `registry`'s, `retarget.rs`).
     layouts: &'a OpRegistry,
     layouts_choice: LayoutsChoice,
+    /// Layouts of ops outside upstream MLIR ([`ReadOptions::out_of_tree`]).
+    out_of_tree: Option<&'a OpRegistry>,
     hooks: &'a DialectRegistry,
     /// Dialect versions parsed by their hooks, by dialect index.
     versions: RefCell<HashMap<usize, Option<Arc<dyn DialectVersion>>>>,
@@ -165,14 +172,17 @@ impl<'a> BytecodeReader<'a> {
     }
 
     pub fn open_with_options(data: &'a [u8], opts: &ReadOptions) -> Result<Self> {
-        Self::open_impl(
+        Self::open_parts(
             data,
             OpRegistry::default_ref(),
             opts.layouts,
+            opts.out_of_tree,
             opts.dialects.unwrap_or(DialectRegistry::default_ref()),
             None,
             opts.limits,
+            None,
         )
+        .map(|(r, _)| r)
     }
 
     pub fn open_shared_with_options(owner: &'a SharedBytes, opts: &ReadOptions) -> Result<Self> {
@@ -190,6 +200,7 @@ impl<'a> BytecodeReader<'a> {
             (**owner).as_ref(),
             OpRegistry::default_ref(),
             opts.layouts,
+            opts.out_of_tree,
             opts.dialects.unwrap_or(DialectRegistry::default_ref()),
             Some(owner),
             opts.limits,
@@ -236,17 +247,19 @@ impl<'a> BytecodeReader<'a> {
         owner: Option<&SharedBytes>,
         limits: Limits,
     ) -> Result<Self> {
-        Self::open_parts(data, registry, layouts, hooks, owner, limits, None).map(|(r, _)| r)
+        Self::open_parts(data, registry, layouts, None, hooks, owner, limits, None).map(|(r, _)| r)
     }
 
     /// [`BytecodeReader::open_impl`], and with `listing` the module body
     /// skimmed while the attribute table is read (`None` where the skim
     /// failed or the body is not a lazily loaded one: the scan then runs
     /// after opening and reports what it finds).
+    #[allow(clippy::too_many_arguments)]
     fn open_parts(
         data: &'a [u8],
         registry: &'a OpRegistry,
         layouts: Option<&'a OpRegistry>,
+        out_of_tree: Option<&'a OpRegistry>,
         hooks: &'a DialectRegistry,
         owner: Option<&SharedBytes>,
         limits: Limits,
@@ -284,10 +297,13 @@ impl<'a> BytecodeReader<'a> {
             Ok(d) => d
                 .op_names
                 .iter()
-                .map(|e| OpNameCache {
-                    id: None,
-                    info: registry.get(&e.name),
-                    layout: layouts.get(&e.name),
+                .map(|e| {
+                    let extra = || out_of_tree.and_then(|x| x.get(&e.name));
+                    OpNameCache {
+                        id: None,
+                        info: registry.get(&e.name).or_else(extra),
+                        layout: layouts.get(&e.name).or_else(extra),
+                    }
                 })
                 .collect(),
             Err(_) => Vec::new(),
@@ -377,6 +393,7 @@ impl<'a> BytecodeReader<'a> {
             registry,
             layouts,
             layouts_choice,
+            out_of_tree,
             hooks,
             versions: RefCell::new(HashMap::new()),
             limits,

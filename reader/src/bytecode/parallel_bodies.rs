@@ -186,6 +186,7 @@ impl<'a> BytecodeReader<'a> {
             registry: self.registry,
             layouts: self.layouts,
             layouts_choice: self.layouts_choice,
+            out_of_tree: self.out_of_tree,
             hooks: self.hooks,
             versions: RefCell::new(self.versions.borrow().clone()),
             limits: self.limits,
