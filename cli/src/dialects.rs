@@ -1,6 +1,7 @@
 //! The dialect hooks the command line reads and writes with (SPEC.md §9):
-//! the library's defaults (builtin, mlir-opt's test dialect) plus the
-//! example dialect `vdemo` from `examples/versioned_dialect.rs`, so that
+//! the library's defaults (builtin, mlir-opt's test dialect), the
+//! dialects of `rmlir-dialects` (VHLO, SPEC.md §10), and the example
+//! dialect `vdemo` from `examples/versioned_dialect.rs`, so that
 //! `rmlir-bc upgrade` can show a real migration.
 
 #[path = "../../examples/versioned_dialect.rs"]
@@ -13,6 +14,7 @@ pub fn registry() -> &'static DialectRegistry {
     static R: OnceLock<DialectRegistry> = OnceLock::new();
     R.get_or_init(|| {
         let mut r = DialectRegistry::default_ref().clone();
+        rmlir_dialects::register_all(&mut r);
         r.register(Arc::new(versioned_dialect::VDemo));
         r
     })
