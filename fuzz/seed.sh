@@ -3,7 +3,8 @@
 # $RMLIR_CORPUS) into fuzz/corpus/<target>/ (git-ignored):
 #   text_parser, text_roundtrip   every case's generic.mlir
 #   bytecode_eager, bytecode_lazy every case's v6.mlirbc, the real-client
-#                                 modules and upstream's own .mlirbc tests
+#                                 modules, upstream's own .mlirbc tests and
+#                                 StableHLO's compatibility artifacts (VHLO)
 #   structured                    32 deterministic pseudo-random 4 KiB inputs
 #                                 (its input drives a generator)
 #   amplification                 every 8th text and bytecode seed, attribute,
@@ -44,6 +45,13 @@ if [[ -d $corpus/upstream-bytecode ]]; then
     n_bc=$((n_bc+1))
   done < <(find "$corpus/upstream-bytecode" -name '*.mlirbc' -print0 | sort -z)
 fi
+# StableHLO's compatibility artifacts: VHLO bytecode of every release.
+for f in "$corpus"/../third-party/stablehlo/compat-artifacts/*.mlir.bc; do
+  [[ -f $f ]] || continue
+  i=$((i+1)); (( (i - 1) % stride == 0 )) || continue
+  copy "$f" "vhlo-$(basename "$f")" bytecode_eager bytecode_lazy
+  n_bc=$((n_bc+1))
+done
 python3 - "$out/structured" <<'PY'
 import random, sys
 for i in range(32):

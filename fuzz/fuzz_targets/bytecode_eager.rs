@@ -2,22 +2,41 @@
 //! The command line's full read (`reserve_for_full_read`, which decodes
 //! locations ahead of their uses) must print and fail exactly alike, and
 //! so must a full read on two threads (file locations parsed in parallel,
-//! bodies read into forked fragments; SPEC.md §6.6.1, §6.7.6).
+//! bodies read into forked fragments; SPEC.md §6.6.1, §6.7.6). It reads
+//! with the command line's dialects: VHLO's encodings too (SPEC.md §10).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
+/// What the command line reads with: the library's dialect hooks and
+/// `rmlir-dialects`' (VHLO's encodings and op layouts).
+fn options() -> rmlir_reader::ReadOptions {
+    static DIALECTS: std::sync::OnceLock<rmlir_format::dialect_hooks::DialectRegistry> =
+        std::sync::OnceLock::new();
+    let dialects = DIALECTS.get_or_init(|| {
+        let mut r = rmlir_format::dialect_hooks::DialectRegistry::default_ref().clone();
+        rmlir_dialects::register_all(&mut r);
+        r
+    });
+    rmlir_reader::ReadOptions {
+        dialects: Some(dialects),
+        out_of_tree: Some(rmlir_dialects::out_of_tree_layouts()),
+        ..Default::default()
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
-    let plain = rmlir_reader::read_bytecode(data)
+    let opts = options();
+    let plain = rmlir_reader::read_bytecode_with_options(data, &opts)
         .map(|m| rmlir_writer::print_module(&m, Default::default()))
         .map_err(|e| e.to_string());
-    let full = rmlir_reader::BytecodeReader::open(data)
+    let full = rmlir_reader::BytecodeReader::open_with_options(data, &opts)
         .and_then(|mut r| {
             r.reserve_for_full_read();
             r.materialize_all()?;
             Ok(rmlir_writer::print_module(&r.into_module(), Default::default()))
         })
         .map_err(|e| e.to_string());
-    let parts = rmlir_reader::BytecodeReader::open(data)
+    let parts = rmlir_reader::BytecodeReader::open_with_options(data, &opts)
         .and_then(|mut r| {
             r.reserve_for_full_read_on(2);
             r.materialize_all_in_parts(2)?;
