@@ -6,7 +6,10 @@
 //!
 //! - [`vhlo`]: StableHLO's versioned dialect, the content of `jax.export`
 //!   portable artifacts.
+//! - [`stablehlo`]: StableHLO itself, as jaxlib's `write_bytecode` writes it.
 
+mod body;
+pub mod stablehlo;
 pub mod vhlo;
 
 use rmlir_format::dialect_hooks::{BytecodeDialect, DialectRegistry};
@@ -15,34 +18,56 @@ use std::sync::{Arc, OnceLock};
 
 /// Adds the bytecode hooks of every dialect of this crate to `registry`.
 pub fn register_all(registry: &mut DialectRegistry) {
-    let hooks: [Arc<dyn BytecodeDialect>; 1] = [Arc::new(vhlo::Vhlo)];
+    let hooks: [Arc<dyn BytecodeDialect>; 2] =
+        [Arc::new(vhlo::Vhlo), Arc::new(stablehlo::Stablehlo)];
     for hook in hooks {
         registry.register(hook);
     }
 }
 
 /// The op layouts of this crate's dialects (SPEC.md §7.3), for the
-/// reader's `ReadOptions::out_of_tree`: VHLO's ops from StableHLO
-/// 1.20.0's ODS (`format/data/ods-layouts-stablehlo-1.20.0.json`, made by
-/// `tools/ods-json`). VHLO ops are frozen once released, so the newest
-/// release's set reads every older artifact. stablehlo and chlo ops are
-/// not frozen (their layouts change between releases) and are left out
-/// until a file's release can choose them.
+/// reader's `ReadOptions::out_of_tree`:
+/// - VHLO's ops from StableHLO 1.20.0's ODS. VHLO ops are frozen once
+///   released, so the newest release's set reads every older artifact.
+/// - stablehlo's and chlo's ops from StableHLO 1.16.4's. These are not
+///   frozen: 1.19.0 added `result_tilings` to `stablehlo.custom_call` and
+///   `is_stable` to `chlo.top_k` (which moves `k`), 1.20.0
+///   `has_dynamic_root` to `stablehlo.collective_broadcast`. jaxlib 0.10.x
+///   carries StableHLO 1.17.0, which has none of these, so 1.16.4's
+///   layouts are what its `write_bytecode` wrote.
+///
+/// Both files are made by `tools/ods-json` and checked by its `check.sh`.
 pub fn out_of_tree_layouts() -> &'static OpRegistry {
     static LAYOUTS: OnceLock<OpRegistry> = OnceLock::new();
     LAYOUTS.get_or_init(|| {
-        let text = include_str!("../../format/data/ods-layouts-stablehlo-1.20.0.json");
-        let mut all = OpRegistry::new();
-        all.load_json(text)
-            .expect("the checked-in StableHLO layouts are valid (tools/ods-json/check.sh)");
-        let mut ops: Vec<_> = all
-            .ops()
-            .filter(|op| op.name.starts_with("vhlo."))
-            .cloned()
-            .collect();
+        let mut ops = Vec::new();
+        let sources = [
+            (
+                include_str!("../../format/data/ods-layouts-stablehlo-1.20.0.json"),
+                &["vhlo."][..],
+            ),
+            (
+                include_str!("../../format/data/ods-layouts-stablehlo-1.16.4.json"),
+                &["stablehlo.", "chlo."][..],
+            ),
+        ];
+        for (text, prefixes) in sources {
+            let mut all = OpRegistry::new();
+            all.load_json(text)
+                .expect("the checked-in StableHLO layouts are valid (tools/ods-json/check.sh)");
+            ops.extend(
+                all.ops()
+                    .filter(|op| prefixes.iter().any(|p| op.name.starts_with(p)))
+                    .cloned(),
+            );
+        }
         ops.sort_by(|a, b| a.name.cmp(&b.name));
         OpRegistry::from_data(RegistryData {
-            mlir_release: format!("VHLO of StableHLO {}", vhlo::STABLEHLO_RELEASE),
+            mlir_release: format!(
+                "StableHLO (vhlo of {}, stablehlo and chlo of {})",
+                vhlo::STABLEHLO_RELEASE,
+                stablehlo::LAYOUTS_RELEASE
+            ),
             ops,
         })
     })
@@ -50,12 +75,17 @@ pub fn out_of_tree_layouts() -> &'static OpRegistry {
 
 #[cfg(test)]
 mod tests {
-    /// Every VHLO op of StableHLO 1.20.0 is there, and nothing else.
+    /// Every VHLO op of StableHLO 1.20.0 and every stablehlo and chlo op
+    /// of 1.16.4 is there, and nothing else.
     #[test]
     fn out_of_tree_layouts_hold_the_vhlo_ops() {
         let r = super::out_of_tree_layouts();
-        assert_eq!(r.len(), 145);
-        assert!(r.ops().all(|op| op.name.starts_with("vhlo.")));
+        let count = |p: &str| r.ops().filter(|op| op.name.starts_with(p)).count();
+        assert_eq!(
+            (count("vhlo."), count("stablehlo."), count("chlo.")),
+            (145, 117, 50)
+        );
+        assert_eq!(r.len(), 145 + 117 + 50);
         // VHLO's ODS gives its ops no traits: not even `vhlo.func_v1` is
         // IsolatedFromAbove.
         let f = r.get(b"vhlo.func_v1").expect("vhlo.func_v1");

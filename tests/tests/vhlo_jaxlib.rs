@@ -1,9 +1,13 @@
-//! VHLO bytecode (StableHLO portable artifacts) read as jaxlib reads it
-//! (SPEC.md §10.1): StableHLO's compatibility suite (artifacts written by
-//! every release from 0.9.0 to 1.20.0) and the artifacts `jax.export`
-//! writes for three models, each decoded by the command line's reading
-//! (`rmlir_dialects` registered) and printed, against jaxlib 0.10.2's print
-//! of the same file (`tools/jax-oracle/print_bytecode.py`, run here).
+//! VHLO bytecode (StableHLO portable artifacts) and StableHLO bytecode read
+//! as jaxlib reads them (SPEC.md §10): StableHLO's compatibility suite
+//! (artifacts written by every release from 0.9.0 to 1.20.0), the
+//! artifacts and StableHLO bytecode (v0, v1, v5, v6) `jax.export` and
+//! jaxlib write for three models, and a hand-written fixture holding every
+//! StableHLO attribute kind we print (`tests/fixtures/stablehlo_attrs.mlir`,
+//! written by jaxlib at v1 and v6), each decoded by the command line's
+//! reading (`rmlir_dialects` registered) and printed, against jaxlib
+//! 0.10.2's print of the same file (`tools/jax-oracle/print_bytecode.py`,
+//! run here).
 //!
 //! jaxlib is found through `RMLIR_JAXLIB_PYTHON` (a Python with the pinned
 //! jax and jaxlib; `.ci/run` makes one).
@@ -112,7 +116,8 @@ fn compat_suite_prints_as_jaxlib_and_newer_releases_read() {
             let e = ours.expect_err("vhlo.constant_v99 is refused");
             assert!(
                 e.contains("'vhlo.constant_v99'")
-                    && e.contains("VHLO of StableHLO 1.20.0 know 145 ops")
+                    && e.contains("vhlo of 1.20.0")
+                    && e.contains("know 145 ops of dialect 'vhlo' and not this one")
                     && e.contains("producer 'StableHLO_v2.0.0'"),
                 "{e}"
             );
@@ -155,10 +160,12 @@ fn jax_export_artifacts_print_as_jaxlib() {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(".vhlo.mlirbc"))
+        .filter(|p| p.to_string_lossy().ends_with(".mlirbc"))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 3, "{files:?}");
+    // Per model: the portable artifact, and StableHLO bytecode at jaxlib's
+    // default version and at v0, v1 and v5.
+    assert_eq!(files.len(), 15, "{files:?}");
     for (file, oracle) in jaxlib_prints(&files, &out.join("oracle")) {
         let oracle = oracle.expect("jaxlib reads its own artifact");
         let ours = decode(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
@@ -169,11 +176,65 @@ fn jax_export_artifacts_print_as_jaxlib() {
             rmlir_tests::first_diff(&oracle, &ours)
         );
         // make_jax.py's own oracle, written in the same run, agrees.
-        let name = file
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .replace(".mlirbc", ".generic.mlir");
-        assert_eq!(std::fs::read_to_string(out.join(name)).unwrap(), oracle);
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let stem = name.trim_end_matches(".mlirbc");
+        let stem = ["v0", "v1", "v5"]
+            .iter()
+            .fold(stem.to_string(), |s, v| s.replace(&format!(".{v}"), ""));
+        let generic = out.join(format!("{stem}.generic.mlir"));
+        let generic = std::fs::read_to_string(&generic)
+            .unwrap_or_else(|e| panic!("{}: {e}", generic.display()));
+        assert_eq!(generic, oracle, "{name}");
+    }
+}
+
+#[test]
+fn stablehlo_attribute_kinds_print_as_jaxlib() {
+    let out = tmpdir("fixture");
+    let fixture = repo().join("tests/fixtures/stablehlo_attrs.mlir");
+    let status = Command::new(python())
+        .arg(repo().join("tools/jax-oracle/to_bytecode.py"))
+        .arg(&fixture)
+        .arg(&out)
+        .args(["1", "6"])
+        .status()
+        .expect("runs to_bytecode.py");
+    assert!(status.success());
+    let files = [
+        out.join("stablehlo_attrs.v1.mlirbc"),
+        out.join("stablehlo_attrs.v6.mlirbc"),
+    ];
+    for (file, oracle) in jaxlib_prints(&files, &out.join("oracle")) {
+        let oracle = oracle.expect("jaxlib reads what it wrote");
+        // The fixture holds every kind we print, at least once.
+        for kind in [
+            "#stablehlo.gather<",
+            "#stablehlo.scatter<",
+            "#stablehlo.channel_handle<",
+            "#stablehlo.bounds<",
+            "#stablehlo.output_operand_alias<",
+            "#stablehlo.dot_algorithm<",
+            "#stablehlo<fft_type",
+            "#stablehlo<precision",
+            "#stablehlo<rng_algorithm",
+            "#stablehlo<rng_distribution",
+            "#stablehlo<transpose",
+            "#stablehlo<comparison_type",
+            "#stablehlo<comparison_direction",
+            "#stablehlo.result_accuracy_mode<",
+            "#stablehlo.conv<",
+            "#stablehlo.dot<",
+            "!stablehlo.token",
+            "!stablehlo.future<",
+        ] {
+            assert!(oracle.contains(kind), "the fixture lacks {kind}");
+        }
+        let ours = decode(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        assert!(
+            same_print(&ours, &oracle),
+            "{}: {}",
+            file.display(),
+            rmlir_tests::first_diff(&oracle, &ours)
+        );
     }
 }

@@ -5,7 +5,7 @@ tests/tests/vhlo_jaxlib.rs.
     print_bytecode.py OUT_DIR FILE...
 
 For each FILE, parses it in a context of jaxlib's (StableHLO and VHLO
-registered, as jax.export reads artifacts) and writes OUT_DIR/<name>.txt:
+registered, as jax.export reads artifacts; unregistered dialects allowed) and writes OUT_DIR/<name>.txt:
 the module in generic form with debug info, exactly as jaxlib's bindings
 print it (`get_asm(print_generic_op_form=True, enable_debug_info=True)`;
 no final newline). A file jaxlib cannot read gets OUT_DIR/<name>.error
@@ -28,7 +28,8 @@ def main(argv):
         name = os.path.basename(path)
         data = open(path, "rb").read()
         try:
-            with jmlir.make_ir_context():
+            with jmlir.make_ir_context() as ctx:
+                ctx.allow_unregistered_dialects = True
                 module = ir.Module.parse(data)
                 text = module.operation.get_asm(
                     print_generic_op_form=True, enable_debug_info=True

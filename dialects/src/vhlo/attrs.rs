@@ -1,9 +1,9 @@
 //! Reading VHLO attributes (`VhloBytecode.cpp`'s `read…V1Attr`) into
 //! bodies printed in `VhloAttrs.td`'s formats.
 
-use super::body::{dim, Body};
 use super::codes::{self, AttrKind};
 use super::types::{self, not_builtin, read_signed_list, to_builtin};
+use crate::body::{dim, Body};
 use num_bigint::BigInt;
 use rmlir_format::dense::element_layout;
 use rmlir_format::dialect_hooks::{DialectReader, HookError, HookResult};
@@ -168,7 +168,7 @@ pub fn read(code: u64, r: &mut dyn DialectReader) -> HookResult<AttrId> {
             b.text(">");
         }
     }
-    Ok(b.into_attr(r.ctx()))
+    Ok(b.into_attr(super::DIALECT, r.ctx()))
 }
 
 /// `readAttributes`: a count, then attribute references.

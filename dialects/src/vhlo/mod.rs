@@ -12,7 +12,6 @@
 //! `VhloTypes.td` and `VhloAttrs.td`.
 
 mod attrs;
-mod body;
 mod codes;
 mod types;
 

@@ -2,8 +2,8 @@
 //! printed in `VhloTypes.td`'s formats, and the builtin type a VHLO type
 //! stands for where VHLO prints values in builtin terms.
 
-use super::body::{dim, Body};
 use super::codes::{self, Builtin, TypeKind};
+use crate::body::{dim, Body};
 use rmlir_format::attrs::BodyPiece;
 use rmlir_format::dialect_hooks::{DialectReader, HookError, HookResult};
 use rmlir_format::float::FloatKind;
@@ -95,7 +95,7 @@ pub fn read(code: u64, r: &mut dyn DialectReader) -> HookResult<TypeId> {
             ));
         }
     }
-    Ok(b.into_type(r.ctx()))
+    Ok(b.into_type(super::DIALECT, r.ctx()))
 }
 
 /// `readTypes`: a count, then type references (read one by one: a

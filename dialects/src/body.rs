@@ -1,4 +1,4 @@
-//! Building the printed body of a VHLO attribute or type: text with the
+//! Building the printed body of a dialect's attribute or type: text with the
 //! nested attributes and types as pieces, so that the printer prints them
 //! (and their aliases) as it prints any other.
 
@@ -55,28 +55,30 @@ impl Body {
         self
     }
 
-    fn finish(&mut self) -> DialectBody {
+    fn finish(&mut self, dialect: &str) -> DialectBody {
         DialectBody {
-            dialect: super::DIALECT.into(),
+            dialect: dialect.into(),
             pieces: std::mem::take(&mut self.pieces),
         }
     }
 
-    pub fn into_attr(mut self, ctx: &mut Context) -> AttrId {
-        let body = self.finish();
+    /// The attribute `#dialect.body` (or `#dialect<body>`).
+    pub fn into_attr(mut self, dialect: &str, ctx: &mut Context) -> AttrId {
+        let body = self.finish(dialect);
         ctx.intern_attr(AttrData::Dialect {
             body: Box::new(body),
             ty: None,
         })
     }
 
-    pub fn into_type(mut self, ctx: &mut Context) -> TypeId {
-        let body = self.finish();
+    /// The type `!dialect.body` (or `!dialect<body>`).
+    pub fn into_type(mut self, dialect: &str, ctx: &mut Context) -> TypeId {
+        let body = self.finish(dialect);
         ctx.intern_type(TypeData::Dialect(body))
     }
 }
 
-/// A dimension as VHLO prints it: `?` for a dynamic one.
+/// A dimension as StableHLO and VHLO print it: `?` for a dynamic one.
 pub fn dim(d: i64) -> String {
     if d == rmlir_format::DYNAMIC {
         "?".to_string()
