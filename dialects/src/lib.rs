@@ -9,6 +9,7 @@
 //! - [`stablehlo`]: StableHLO itself, as jaxlib's `write_bytecode` writes it.
 
 mod body;
+mod hlo;
 pub mod stablehlo;
 pub mod vhlo;
 

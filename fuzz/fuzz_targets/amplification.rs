@@ -13,42 +13,7 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use rmlir_writer::{try_print_module, PrintOptions};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
-struct Counting;
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        // SAFETY: forwarded to the system allocator with the same layout.
-        let p = unsafe { System.alloc(l) };
-        if !p.is_null() {
-            let now = CURRENT.fetch_add(l.size(), Relaxed) + l.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        // SAFETY: `p` was allocated by `alloc` above with layout `l`.
-        unsafe { System.dealloc(p, l) };
-        CURRENT.fetch_sub(l.size(), Relaxed);
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        // SAFETY: as for `alloc`/`dealloc`; `p` came from this allocator.
-        let q = unsafe { System.realloc(p, l, new) };
-        if !q.is_null() {
-            if new >= l.size() {
-                let now = CURRENT.fetch_add(new - l.size(), Relaxed) + (new - l.size());
-                PEAK.fetch_max(now, Relaxed);
-            } else {
-                CURRENT.fetch_sub(l.size() - new, Relaxed);
-            }
-        }
-        q
-    }
-}
+use rmlir_tests::counting_alloc::{peak_growth, start, Counting};
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
@@ -62,8 +27,7 @@ const HEAP_FLOOR: usize = 16 << 20;
 
 fuzz_target!(|data: &[u8]| {
     let limit = FLOOR + PER_BYTE * data.len() as u64;
-    let before = CURRENT.load(Relaxed);
-    PEAK.store(before, Relaxed);
+    let before = start();
     let decompressed;
     let bytes: &[u8] = if rmlir_reader::zstd_input::is_zstd(data) {
         match rmlir_reader::zstd_input::decompress(data, limit, &mut |_, _| {}) {
@@ -114,7 +78,7 @@ fuzz_target!(|data: &[u8]| {
             largest_output = largest_output.max(bc.len());
         }
     }
-    let peak = PEAK.load(Relaxed).saturating_sub(before);
+    let peak = peak_growth(before);
     let allowed = HEAP_FLOOR + HEAP_PER_BYTE * (bytes.len() + largest_output);
     assert!(
         peak <= allowed,

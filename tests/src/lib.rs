@@ -87,6 +87,7 @@ pub fn known_failures(file: &str) -> std::collections::BTreeSet<(String, String)
         .collect()
 }
 pub mod arbitrary_ir;
+pub mod counting_alloc;
 pub mod distinct_reach;
 pub mod large;
 pub mod oracle;

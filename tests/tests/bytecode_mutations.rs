@@ -18,48 +18,11 @@
 //! bytecode_mutations -- --nocapture`.
 
 use rmlir_tests::{case_dirs, corpus_dir};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
-/// Heap bytes in use and the peak since the last [`reset_peak`].
-struct Counting;
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        // SAFETY: forwarded to the system allocator with the same layout.
-        let p = unsafe { System.alloc(l) };
-        if !p.is_null() {
-            let now = CURRENT.fetch_add(l.size(), Relaxed) + l.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        // SAFETY: `p` was allocated by `alloc` above with layout `l`.
-        unsafe { System.dealloc(p, l) };
-        CURRENT.fetch_sub(l.size(), Relaxed);
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        // SAFETY: as for `alloc`/`dealloc`; `p` came from this allocator.
-        let q = unsafe { System.realloc(p, l, new) };
-        if !q.is_null() {
-            if new >= l.size() {
-                let now = CURRENT.fetch_add(new - l.size(), Relaxed) + (new - l.size());
-                PEAK.fetch_max(now, Relaxed);
-            } else {
-                CURRENT.fetch_sub(l.size() - new, Relaxed);
-            }
-        }
-        q
-    }
-}
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static ALLOC: rmlir_tests::counting_alloc::Counting = rmlir_tests::counting_alloc::Counting;
 
 /// Allowed peak heap growth while reading one input.
 const PEAK_BASE: usize = 8 << 20;
@@ -92,10 +55,9 @@ struct Sweep {
 impl Sweep {
     fn check(&mut self, data: &[u8], what: impl Fn() -> String) {
         self.tried += 1;
-        let before = CURRENT.load(Relaxed);
-        PEAK.store(before, Relaxed);
+        let before = rmlir_tests::counting_alloc::start();
         let r = catch_unwind(AssertUnwindSafe(|| read_both(data)));
-        let peak = PEAK.load(Relaxed).saturating_sub(before);
+        let peak = rmlir_tests::counting_alloc::peak_growth(before);
         if peak > self.worst_peak.0 {
             self.worst_peak = (peak, data.len(), what());
         }

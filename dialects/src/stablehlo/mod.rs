@@ -10,6 +10,10 @@
 //! not written yet are an error naming the kind, never a guess.
 
 use crate::body::{dim, Body};
+use crate::hlo::{
+    join, signed_list, Cases, COMPARISON_DIRECTION, COMPARISON_TYPE, FFT_TYPE, PRECISION,
+    RESULT_ACCURACY_MODE, RNG_ALGORITHM, RNG_DISTRIBUTION, TRANSPOSE,
+};
 use rmlir_format::dialect_hooks::{BytecodeDialect, DialectReader, HookError, HookResult};
 use rmlir_format::{AttrId, TypeId};
 
@@ -23,40 +27,13 @@ pub const DIALECT: &str = "stablehlo";
 /// (see [`crate::out_of_tree_layouts`]).
 pub const LAYOUTS_RELEASE: &str = "1.16.4";
 
-const COMPARISON_DIRECTION: &[(u64, &str)] = &[
-    (0, "EQ"),
-    (1, "NE"),
-    (2, "GE"),
-    (3, "GT"),
-    (4, "LE"),
-    (5, "LT"),
-];
-const COMPARISON_TYPE: &[(u64, &str)] = &[
-    (0, "NOTYPE"),
-    (1, "FLOAT"),
-    (2, "TOTALORDER"),
-    (3, "SIGNED"),
-    (4, "UNSIGNED"),
-];
-const FFT_TYPE: &[(u64, &str)] = &[(0, "FFT"), (1, "IFFT"), (2, "RFFT"), (3, "IRFFT")];
-const PRECISION: &[(u64, &str)] = &[(0, "DEFAULT"), (1, "HIGH"), (2, "HIGHEST")];
-const RNG_ALGORITHM: &[(u64, &str)] = &[(0, "DEFAULT"), (1, "THREE_FRY"), (2, "PHILOX")];
-const RNG_DISTRIBUTION: &[(u64, &str)] = &[(1, "UNIFORM"), (2, "NORMAL")];
-const TRANSPOSE: &[(u64, &str)] = &[
-    (0, "TRANSPOSE_INVALID"),
-    (1, "NO_TRANSPOSE"),
-    (2, "TRANSPOSE"),
-    (3, "ADJOINT"),
-];
-const RESULT_ACCURACY_MODE: &[(u64, &str)] = &[(0, "DEFAULT"), (1, "HIGHEST"), (2, "TOLERANCE")];
-
 /// A StableHLO attribute kind.
 #[derive(Clone, Copy)]
 enum Kind {
     /// An enum printed `#stablehlo<precision HIGH>`.
-    Enum(&'static [(u64, &'static str)]),
+    Enum(Cases),
     /// An enum printed `#stablehlo.result_accuracy_mode<TOLERANCE>`.
-    EnumAngled(&'static [(u64, &'static str)]),
+    EnumAngled(Cases),
     ChannelHandle,
     Conv,
     DotAlgorithm,
@@ -244,22 +221,6 @@ impl BytecodeDialect for Stablehlo {
         };
         Ok(Some(b.into_type(DIALECT, r.ctx())))
     }
-}
-
-fn signed_list(r: &mut dyn DialectReader) -> HookResult<Vec<i64>> {
-    let n = r.read_varint()?;
-    let mut v = Vec::new();
-    for _ in 0..n {
-        v.push(r.read_signed_varint()?);
-    }
-    Ok(v)
-}
-
-fn join(v: &[i64]) -> String {
-    v.iter()
-        .map(|x| x.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// `printStruct`: `<name = [a, b], n = 3>`, leaving out empty lists and a

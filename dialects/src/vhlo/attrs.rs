@@ -2,8 +2,9 @@
 //! bodies printed in `VhloAttrs.td`'s formats.
 
 use super::codes::{self, AttrKind};
-use super::types::{self, not_builtin, read_signed_list, to_builtin};
+use super::types::{self, not_builtin, to_builtin};
 use crate::body::{dim, Body};
+use crate::hlo::{join, signed_list as read_signed_list};
 use num_bigint::BigInt;
 use rmlir_format::dense::element_layout;
 use rmlir_format::dialect_hooks::{DialectReader, HookError, HookResult};
@@ -179,13 +180,6 @@ fn read_attrs(r: &mut dyn DialectReader) -> HookResult<Vec<AttrId>> {
         v.push(r.read_attribute()?);
     }
     Ok(v)
-}
-
-fn join(v: &[i64]) -> String {
-    v.iter()
-        .map(|x| x.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// The float kind of a VHLO float type.

@@ -94,7 +94,7 @@ pub enum AttrKind {
     Boolean,
     /// An enum: a varint, printed `#vhlo<mnemonic NAME>` with the names
     /// of the enum's cases by value.
-    Enum(&'static [(u64, &'static str)]),
+    Enum(crate::hlo::Cases),
     Dictionary,
     Float,
     Integer,
@@ -111,43 +111,10 @@ pub enum AttrKind {
     Mesh,
 }
 
-const COMPARISON_DIRECTION: &[(u64, &str)] = &[
-    (0, "EQ"),
-    (1, "NE"),
-    (2, "GE"),
-    (3, "GT"),
-    (4, "LE"),
-    (5, "LT"),
-];
-const COMPARISON_TYPE: &[(u64, &str)] = &[
-    (0, "NOTYPE"),
-    (1, "FLOAT"),
-    (2, "TOTALORDER"),
-    (3, "SIGNED"),
-    (4, "UNSIGNED"),
-];
-const API_VERSION: &[(u64, &str)] = &[
-    (0, "API_VERSION_UNSPECIFIED"),
-    (1, "API_VERSION_ORIGINAL"),
-    (2, "API_VERSION_STATUS_RETURNING"),
-    (3, "API_VERSION_STATUS_RETURNING_UNIFIED"),
-    (4, "API_VERSION_TYPED_FFI"),
-];
-const FFT_TYPE: &[(u64, &str)] = &[(0, "FFT"), (1, "IFFT"), (2, "RFFT"), (3, "IRFFT")];
-const PRECISION: &[(u64, &str)] = &[(0, "DEFAULT"), (1, "HIGH"), (2, "HIGHEST")];
-const RNG_ALGORITHM: &[(u64, &str)] = &[(0, "DEFAULT"), (1, "THREE_FRY"), (2, "PHILOX")];
-const RNG_DISTRIBUTION: &[(u64, &str)] = &[(1, "UNIFORM"), (2, "NORMAL")];
-const TRANSPOSE: &[(u64, &str)] = &[
-    (0, "TRANSPOSE_INVALID"),
-    (1, "NO_TRANSPOSE"),
-    (2, "TRANSPOSE"),
-    (3, "ADJOINT"),
-];
-const RESULT_ACCURACY_MODE: &[(u64, &str)] = &[(0, "DEFAULT"), (1, "HIGHEST"), (2, "TOLERANCE")];
-
 /// Every VHLO attribute: (code, mnemonic, kind). Code 0 was
 /// `ArgResultAliasV1Attr`, removed before VHLO's first release.
 pub const ATTRS: &[(u64, &str, AttrKind)] = {
+    use crate::hlo::*;
     use AttrKind::*;
     &[
         (1, "array_v1", Array),

@@ -4,6 +4,7 @@
 
 use super::codes::{self, Builtin, TypeKind};
 use crate::body::{dim, Body};
+use crate::hlo::signed_list as read_signed_list;
 use rmlir_format::attrs::BodyPiece;
 use rmlir_format::dialect_hooks::{DialectReader, HookError, HookResult};
 use rmlir_format::float::FloatKind;
@@ -105,16 +106,6 @@ pub fn read_types(r: &mut dyn DialectReader) -> HookResult<Vec<TypeId>> {
     let mut v = Vec::new();
     for _ in 0..n {
         v.push(r.read_type()?);
-    }
-    Ok(v)
-}
-
-/// `readSignedVarInts`: a count, then signed varints.
-pub fn read_signed_list(r: &mut dyn DialectReader) -> HookResult<Vec<i64>> {
-    let n = r.read_varint()?;
-    let mut v = Vec::new();
-    for _ in 0..n {
-        v.push(r.read_signed_varint()?);
     }
     Ok(v)
 }

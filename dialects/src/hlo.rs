@@ -1,0 +1,61 @@
+//! What StableHLO and VHLO share: the cases of their enums (VHLO's `_v1`
+//! enums have StableHLO's values and names) and the list readers of their
+//! bytecode encodings.
+
+use rmlir_format::dialect_hooks::{DialectReader, HookResult};
+
+/// An enum's cases: (value, name).
+pub type Cases = &'static [(u64, &'static str)];
+
+pub const COMPARISON_DIRECTION: Cases = &[
+    (0, "EQ"),
+    (1, "NE"),
+    (2, "GE"),
+    (3, "GT"),
+    (4, "LE"),
+    (5, "LT"),
+];
+pub const COMPARISON_TYPE: Cases = &[
+    (0, "NOTYPE"),
+    (1, "FLOAT"),
+    (2, "TOTALORDER"),
+    (3, "SIGNED"),
+    (4, "UNSIGNED"),
+];
+pub const API_VERSION: Cases = &[
+    (0, "API_VERSION_UNSPECIFIED"),
+    (1, "API_VERSION_ORIGINAL"),
+    (2, "API_VERSION_STATUS_RETURNING"),
+    (3, "API_VERSION_STATUS_RETURNING_UNIFIED"),
+    (4, "API_VERSION_TYPED_FFI"),
+];
+pub const FFT_TYPE: Cases = &[(0, "FFT"), (1, "IFFT"), (2, "RFFT"), (3, "IRFFT")];
+pub const PRECISION: Cases = &[(0, "DEFAULT"), (1, "HIGH"), (2, "HIGHEST")];
+pub const RNG_ALGORITHM: Cases = &[(0, "DEFAULT"), (1, "THREE_FRY"), (2, "PHILOX")];
+pub const RNG_DISTRIBUTION: Cases = &[(1, "UNIFORM"), (2, "NORMAL")];
+pub const TRANSPOSE: Cases = &[
+    (0, "TRANSPOSE_INVALID"),
+    (1, "NO_TRANSPOSE"),
+    (2, "TRANSPOSE"),
+    (3, "ADJOINT"),
+];
+pub const RESULT_ACCURACY_MODE: Cases = &[(0, "DEFAULT"), (1, "HIGHEST"), (2, "TOLERANCE")];
+
+/// `readSignedVarInts`: a count, then signed varints (read one by one: a
+/// hostile count ends at the end of the entry, with nothing reserved).
+pub fn signed_list(r: &mut dyn DialectReader) -> HookResult<Vec<i64>> {
+    let n = r.read_varint()?;
+    let mut v = Vec::new();
+    for _ in 0..n {
+        v.push(r.read_signed_varint()?);
+    }
+    Ok(v)
+}
+
+/// `1, 2, 3`.
+pub fn join(v: &[i64]) -> String {
+    v.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
