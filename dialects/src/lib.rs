@@ -7,8 +7,10 @@
 //! - [`vhlo`]: StableHLO's versioned dialect, the content of `jax.export`
 //!   portable artifacts.
 //! - [`stablehlo`]: StableHLO itself, as jaxlib's `write_bytecode` writes it.
+//! - [`chlo`]: StableHLO's client dialect, beside it in jaxlib's modules.
 
 mod body;
+pub mod chlo;
 mod hlo;
 pub mod stablehlo;
 pub mod vhlo;
@@ -19,8 +21,11 @@ use std::sync::{Arc, OnceLock};
 
 /// Adds the bytecode hooks of every dialect of this crate to `registry`.
 pub fn register_all(registry: &mut DialectRegistry) {
-    let hooks: [Arc<dyn BytecodeDialect>; 2] =
-        [Arc::new(vhlo::Vhlo), Arc::new(stablehlo::Stablehlo)];
+    let hooks: [Arc<dyn BytecodeDialect>; 3] = [
+        Arc::new(vhlo::Vhlo),
+        Arc::new(stablehlo::Stablehlo),
+        Arc::new(chlo::Chlo),
+    ];
     for hook in hooks {
         registry.register(hook);
     }
