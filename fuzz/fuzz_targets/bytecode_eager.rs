@@ -19,7 +19,7 @@ fn options() -> rmlir_reader::ReadOptions {
     });
     rmlir_reader::ReadOptions {
         dialects: Some(dialects),
-        out_of_tree: Some(rmlir_dialects::out_of_tree_layouts()),
+        out_of_tree: Some(rmlir_dialects::out_of_tree_layouts),
         ..Default::default()
     }
 }

@@ -75,7 +75,7 @@ fn options() -> ReadOptions {
     });
     ReadOptions {
         dialects: Some(dialects),
-        out_of_tree: Some(rmlir_dialects::out_of_tree_layouts()),
+        out_of_tree: Some(rmlir_dialects::out_of_tree_layouts),
         ..Default::default()
     }
 }

@@ -630,7 +630,8 @@ impl BytecodeReader<'_> {
             .ops()
             .filter(|o| o.name.starts_with(&prefix))
             .count();
-        let extra = self.out_of_tree.map_or(0, |x| {
+        let out_of_tree = self.out_of_tree.map(|x| x());
+        let extra = out_of_tree.map_or(0, |x| {
             x.ops().filter(|o| o.name.starts_with(&prefix)).count()
         });
         let known = if upstream > 0 {
@@ -638,7 +639,7 @@ impl BytecodeReader<'_> {
                 "the op layouts of MLIR {} know {upstream} ops of dialect '{dialect}' and not this one",
                 self.layouts.release()
             )
-        } else if let (true, Some(x)) = (extra > 0, self.out_of_tree) {
+        } else if let (true, Some(x)) = (extra > 0, out_of_tree) {
             format!(
                 "the layouts of {} know {extra} ops of dialect '{dialect}' and not this one: the file may come from a newer release of the dialect",
                 x.release()
@@ -647,7 +648,7 @@ impl BytecodeReader<'_> {
             format!(
                 "no op layouts we have know dialect '{dialect}' (MLIR {}'s upstream dialects{}); a layout file made from its ODS by tools/ods-json, or `--layouts` for another MLIR release, would fit",
                 self.layouts.release(),
-                self.out_of_tree
+                out_of_tree
                     .map(|x| format!(", and {}", x.release()))
                     .unwrap_or_default()
             )

@@ -79,8 +79,11 @@ pub struct ReadOptions {
     /// Layouts of ops outside upstream MLIR (StableHLO's, a user's own;
     /// SPEC.md §7.3), consulted for ops that neither the registry nor the
     /// release's layouts know. Their payloads are taken as they are: no
-    /// release carries them over.
-    pub out_of_tree: Option<&'static OpRegistry>,
+    /// release carries them over. A function, called only when a file
+    /// names an op the upstream layouts lack: building the registry
+    /// (`rmlir_dialects::out_of_tree_layouts` parses its JSON) is then not
+    /// paid by every file.
+    pub out_of_tree: Option<fn() -> &'static OpRegistry>,
     /// Nesting and count limits (SPEC.md §5.1).
     pub limits: Limits,
 }
@@ -119,7 +122,7 @@ pub struct BytecodeReader<'a> {
     layouts: &'a OpRegistry,
     layouts_choice: LayoutsChoice,
     /// Layouts of ops outside upstream MLIR ([`ReadOptions::out_of_tree`]).
-    out_of_tree: Option<&'a OpRegistry>,
+    out_of_tree: Option<fn() -> &'static OpRegistry>,
     hooks: &'a DialectRegistry,
     /// Dialect versions parsed by their hooks, by dialect index.
     versions: RefCell<HashMap<usize, Option<Arc<dyn DialectVersion>>>>,
@@ -259,7 +262,7 @@ impl<'a> BytecodeReader<'a> {
         data: &'a [u8],
         registry: &'a OpRegistry,
         layouts: Option<&'a OpRegistry>,
-        out_of_tree: Option<&'a OpRegistry>,
+        out_of_tree: Option<fn() -> &'static OpRegistry>,
         hooks: &'a DialectRegistry,
         owner: Option<&SharedBytes>,
         limits: Limits,
@@ -298,7 +301,14 @@ impl<'a> BytecodeReader<'a> {
                 .op_names
                 .iter()
                 .map(|e| {
-                    let extra = || out_of_tree.and_then(|x| x.get(&e.name));
+                    // An op the file says was unregistered has no layout
+                    // to find: its name alone does not build the
+                    // out-of-tree registry.
+                    let extra = || {
+                        out_of_tree
+                            .filter(|_| e.registered != Some(false))
+                            .and_then(|x| x().get(&e.name))
+                    };
                     OpNameCache {
                         id: None,
                         info: registry.get(&e.name).or_else(extra),
