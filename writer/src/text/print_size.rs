@@ -18,7 +18,6 @@
 
 use super::aliases::{Aliases, Sym};
 use rmlir_format::*;
-use std::collections::HashMap;
 use std::fmt;
 
 /// The print would exceed the limit: which attribute or type grows most,
@@ -75,7 +74,13 @@ struct Memo {
     types: Vec<u64>,
 }
 
-impl Memo {
+/// Values memoized per symbol by [`fold`].
+trait SymMemo {
+    fn get(&self, s: Sym) -> Option<u64>;
+    fn set(&mut self, s: Sym, v: u64);
+}
+
+impl SymMemo for Memo {
     fn get(&self, s: Sym) -> Option<u64> {
         let v = match s {
             Sym::Attr(a) => self.attrs[a.0 as usize],
@@ -90,6 +95,64 @@ impl Memo {
             Sym::Type(t) => self.types[t.0 as usize] = v,
         }
     }
+}
+
+impl SymMemo for rmlir_format::fasthash::FastMap<Sym, u64> {
+    fn get(&self, s: Sym) -> Option<u64> {
+        self.get(&s).copied()
+    }
+
+    fn set(&mut self, s: Sym, v: u64) {
+        self.insert(s, v);
+    }
+}
+
+/// A value of every symbol under `root`, in post-order over the DAG,
+/// without recursion (memoized, so linear in the DAG however shared it
+/// is): `own(s, children)` gives `s`'s own part and lists its children;
+/// its value is that plus, per child, `per_child` and the child's value.
+/// A child's value is `known(child)` where that gives one (a leaf, an
+/// alias), else its own fold. Saturating.
+fn fold(
+    root: Sym,
+    memo: &mut impl SymMemo,
+    stack: &mut Vec<Sym>,
+    children: &mut Vec<Sym>,
+    known: impl Fn(Sym) -> Option<u64>,
+    own: impl Fn(Sym, &mut Vec<Sym>) -> u64,
+    per_child: u64,
+) -> u64 {
+    if let Some(v) = memo.get(root) {
+        return v;
+    }
+    stack.clear();
+    stack.push(root);
+    while let Some(&s) = stack.last() {
+        if memo.get(s).is_some() {
+            stack.pop();
+            continue;
+        }
+        children.clear();
+        let mut value = own(s, children);
+        let waiting = stack.len();
+        for &c in children.iter() {
+            let v = match known(c).or_else(|| memo.get(c)) {
+                Some(v) => v,
+                None => {
+                    stack.push(c);
+                    0
+                }
+            };
+            value = value.saturating_add(v).saturating_add(per_child);
+        }
+        // Children still to fold go first; `s` is folded again once they
+        // are known (a DAG: no cycle can keep it waiting).
+        if stack.len() == waiting {
+            memo.set(s, value);
+            stack.pop();
+        }
+    }
+    memo.get(root).unwrap_or(0)
 }
 
 /// Checks the module's estimated print against `limit`. The estimate is
@@ -250,76 +313,50 @@ impl<'m> Estimator<'m> {
     /// The estimated print of `s` itself (an alias definition's body),
     /// its children referenced as the printer refers to them.
     fn size(&mut self, root: Sym) -> u64 {
-        if let Some(v) = leaf_size(self.m, root) {
+        let Estimator {
+            m,
+            aliases,
+            memo,
+            stack,
+            children,
+            ..
+        } = self;
+        if let Some(v) = leaf_size(m, root) {
             return v;
         }
-        if let Some(v) = self.memo.get(root) {
-            return v;
-        }
-        self.stack.push(root);
-        let mut children = std::mem::take(&mut self.children);
-        while let Some(&s) = self.stack.last() {
-            if self.memo.get(s).is_some() {
-                self.stack.pop();
-                continue;
-            }
-            children.clear();
-            let mut bytes = own_size(self.m, s, &mut children);
-            let waiting = self.stack.len();
-            for &c in &children {
-                let b = if let Some(a) = self.aliases.get(c) {
-                    self.aliases.name(a).len() as u64 + 12
-                } else if let Some(v) = leaf_size(self.m, c) {
-                    v
-                } else if let Some(v) = self.memo.get(c) {
-                    v
-                } else {
-                    self.stack.push(c);
-                    0
-                };
-                bytes = bytes.saturating_add(b).saturating_add(2);
-            }
-            // Children still to estimate go first; `s` is estimated again
-            // once they are known (a DAG: no cycle can keep it waiting).
-            if self.stack.len() == waiting {
-                self.memo.set(s, bytes);
-                self.stack.pop();
-            }
-        }
-        self.children = children;
-        self.memo.get(root).unwrap_or(0)
+        let known = |c| match aliases.get(c) {
+            Some(a) => Some(aliases.name(a).len() as u64 + 12),
+            None => leaf_size(m, c),
+        };
+        fold(
+            root,
+            memo,
+            stack,
+            children,
+            known,
+            |s, ch| own_size(m, s, ch),
+            2,
+        )
     }
 
     /// How many attributes and types the print of `root` holds, counting a
     /// shared one each time it is printed (for the error; saturating).
     fn nodes(&self, root: Sym) -> u64 {
-        let mut memo: HashMap<Sym, u64> = HashMap::new();
-        let mut stack = vec![root];
-        let mut children = Vec::new();
-        while let Some(&s) = stack.last() {
-            if memo.contains_key(&s) {
-                stack.pop();
-                continue;
-            }
-            children.clear();
-            own_size(self.m, s, &mut children);
-            let waiting = stack.len();
-            let mut n: u64 = 1;
-            for &c in &children {
-                if self.aliases.get(c).is_some() {
-                    n = n.saturating_add(1);
-                } else if let Some(&v) = memo.get(&c) {
-                    n = n.saturating_add(v);
-                } else {
-                    stack.push(c);
-                }
-            }
-            if stack.len() == waiting {
-                memo.insert(s, n);
-                stack.pop();
-            }
-        }
-        memo.get(&root).copied().unwrap_or(1)
+        let known = |c| self.aliases.get(c).map(|_| 1);
+        let own = |s, ch: &mut Vec<Sym>| {
+            own_size(self.m, s, ch);
+            1
+        };
+        let mut memo = InlineMemo::default();
+        fold(
+            root,
+            &mut memo,
+            &mut Vec::new(),
+            &mut Vec::new(),
+            known,
+            own,
+            0,
+        )
     }
 
     fn error(&self, estimate: u64, limit: u64) -> OutputTooLarge {
@@ -410,33 +447,9 @@ pub(crate) fn inline_size(m: &Module, root: Sym, memo: &mut InlineMemo) -> u64 {
     if let Some(v) = leaf_size(m, root) {
         return v;
     }
-    let mut stack = vec![root];
-    let mut children = Vec::new();
-    while let Some(&s) = stack.last() {
-        if memo.contains_key(&s) {
-            stack.pop();
-            continue;
-        }
-        children.clear();
-        let mut bytes = own_size(m, s, &mut children);
-        let waiting = stack.len();
-        for &c in &children {
-            let b = if let Some(v) = leaf_size(m, c) {
-                v
-            } else if let Some(&v) = memo.get(&c) {
-                v
-            } else {
-                stack.push(c);
-                0
-            };
-            bytes = bytes.saturating_add(b).saturating_add(2);
-        }
-        if stack.len() == waiting {
-            memo.insert(s, bytes);
-            stack.pop();
-        }
-    }
-    memo.get(&root).copied().unwrap_or(0)
+    let known = |c| leaf_size(m, c);
+    let own = |s, ch: &mut Vec<Sym>| own_size(m, s, ch);
+    fold(root, memo, &mut Vec::new(), &mut Vec::new(), known, own, 2)
 }
 
 /// The size of a symbol that has no children, or `None`.
