@@ -104,18 +104,28 @@ fn print_impl<'a>(
             quoted_op_names,
         )
     };
-    let (aliases, (names, preds, print_order_state, quoted_op_names)) = if opts.local_scope {
-        (Aliases::none(), walks_beside())
-    } else {
-        Aliases::compute_beside(m, top, opts.force_parallel, walks_beside)
+    // The print's size is checked against the limit (SPEC.md §5.1.1): with
+    // aliases, the alias walk has estimated it; in local scope, which has
+    // no alias walk, its own walk runs beside the others.
+    let check = |aliases: &Aliases| {
+        opts.max_output_bytes.map_or(Ok(0), |limit| {
+            super::print_size::check(m, top, aliases, limit)
+        })
     };
-    if let Some(limit) = opts.max_output_bytes {
-        if let Err(e) = super::print_size::check(m, top, &aliases, limit) {
-            return (
-                String::new(),
-                Err(io::Error::new(io::ErrorKind::InvalidData, e)),
-            );
-        }
+    let (aliases, (names, preds, print_order_state, quoted_op_names), size) = if opts.local_scope {
+        let none = Aliases::none();
+        let (size, beside) = rayon::join(|| check(&none), walks_beside);
+        (none, beside, size)
+    } else {
+        let (aliases, beside) = Aliases::compute_beside(m, top, opts.force_parallel, walks_beside);
+        let size = check(&aliases);
+        (aliases, beside, size)
+    };
+    if let Err(e) = size {
+        return (
+            String::new(),
+            Err(io::Error::new(io::ErrorKind::InvalidData, e)),
+        );
     }
     let shared = Shared {
         m,
