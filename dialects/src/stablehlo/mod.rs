@@ -37,14 +37,37 @@ enum Kind {
     ChannelHandle,
     Conv,
     DotAlgorithm,
-    Dot,
-    Gather,
-    Scatter,
+    /// Dimension lists, then an integer when named: read in order,
+    /// printed by `printStruct`.
+    Dims(&'static [&'static str], Option<&'static str>),
     OutputOperandAlias,
     TypeExtensions,
     /// Read, but its printer is not written yet.
     NotPrinted,
 }
+
+/// The dimension lists of `#stablehlo.dot`, `gather` and `scatter`, in
+/// their bytecode (and print) order.
+const DOT: &[&str] = &[
+    "lhs_batching_dimensions",
+    "rhs_batching_dimensions",
+    "lhs_contracting_dimensions",
+    "rhs_contracting_dimensions",
+];
+const GATHER: &[&str] = &[
+    "offset_dims",
+    "collapsed_slice_dims",
+    "operand_batching_dims",
+    "start_indices_batching_dims",
+    "start_index_map",
+];
+const SCATTER: &[&str] = &[
+    "update_window_dims",
+    "inserted_window_dims",
+    "input_batching_dims",
+    "scatter_indices_batching_dims",
+    "scatter_dims_to_operand_dims",
+];
 
 /// Every StableHLO attribute (StableHLO 1.20.0): (code, mnemonic, kind).
 /// Code 0 was `ArgResultAliasAttr`, removed.
@@ -53,13 +76,13 @@ const ATTRS: &[(u64, &str, Kind)] = &[
     (2, "comparison_direction", Kind::Enum(COMPARISON_DIRECTION)),
     (3, "comparison_type", Kind::Enum(COMPARISON_TYPE)),
     (4, "conv", Kind::Conv),
-    (5, "dot", Kind::Dot),
+    (5, "dot", Kind::Dims(DOT, None)),
     (6, "fft_type", Kind::Enum(FFT_TYPE)),
-    (7, "gather", Kind::Gather),
+    (7, "gather", Kind::Dims(GATHER, Some("index_vector_dim"))),
     (8, "precision", Kind::Enum(PRECISION)),
     (9, "rng_algorithm", Kind::Enum(RNG_ALGORITHM)),
     (10, "rng_distribution", Kind::Enum(RNG_DISTRIBUTION)),
-    (11, "scatter", Kind::Scatter),
+    (11, "scatter", Kind::Dims(SCATTER, Some("index_vector_dim"))),
     (12, "transpose", Kind::Enum(TRANSPOSE)),
     // `TypeExtensionsAttr` prints as `#stablehlo.bounds<16, ?>` (its
     // `.td` format is not what StableHLO's dialect printer uses).
@@ -142,36 +165,16 @@ impl BytecodeDialect for Stablehlo {
                     ", lhs_component_count = {lhs_count}, rhs_component_count = {rhs_count}, num_primitive_operations = {ops}, allow_imprecise_accumulation = {imprecise}>"
                 ));
             }
-            Kind::Dot => {
-                let fields = [
-                    ("lhs_batching_dimensions", signed_list(r)?),
-                    ("rhs_batching_dimensions", signed_list(r)?),
-                    ("lhs_contracting_dimensions", signed_list(r)?),
-                    ("rhs_contracting_dimensions", signed_list(r)?),
-                ];
-                b.text(&print_struct(&fields, None));
-            }
-            Kind::Gather => {
-                let fields = [
-                    ("offset_dims", signed_list(r)?),
-                    ("collapsed_slice_dims", signed_list(r)?),
-                    ("operand_batching_dims", signed_list(r)?),
-                    ("start_indices_batching_dims", signed_list(r)?),
-                    ("start_index_map", signed_list(r)?),
-                ];
-                let index_vector_dim = r.read_signed_varint()?;
-                b.text(&print_struct(&fields, Some(("index_vector_dim", index_vector_dim))));
-            }
-            Kind::Scatter => {
-                let fields = [
-                    ("update_window_dims", signed_list(r)?),
-                    ("inserted_window_dims", signed_list(r)?),
-                    ("input_batching_dims", signed_list(r)?),
-                    ("scatter_indices_batching_dims", signed_list(r)?),
-                    ("scatter_dims_to_operand_dims", signed_list(r)?),
-                ];
-                let index_vector_dim = r.read_signed_varint()?;
-                b.text(&print_struct(&fields, Some(("index_vector_dim", index_vector_dim))));
+            Kind::Dims(names, int) => {
+                let mut lists = Vec::with_capacity(names.len());
+                for &name in names {
+                    lists.push((name, signed_list(r)?));
+                }
+                let int = match int {
+                    Some(name) => Some((name, r.read_signed_varint()?)),
+                    None => None,
+                };
+                b.text(&print_struct(&lists, int));
             }
             Kind::OutputOperandAlias => {
                 let output = signed_list(r)?;
