@@ -282,16 +282,6 @@ def property_field(R, opname, name, prec):
     return f
 
 
-def custom_in(spec):
-    k = spec["kind"]
-    if isinstance(k, dict):
-        if "custom" in k:
-            return True
-        inner = k.get("optional") or k.get("array")
-        return custom_in(inner) if inner else False
-    return False
-
-
 def resolve_cpp(classes, ns, ref):
     """C++ lookup of a class named in a trait, from namespace ns ('a::b')."""
     ref = ref.strip()
@@ -406,7 +396,7 @@ def op_entry(R, rname, cpp_classes, allow_custom, custom_log):
     prop_fields = []
     for pn, pd in props:
         f = property_field(R, name, pn, pd)
-        if custom_in(f):
+        if GL._has_custom(f):
             msg = "%s: property %s uses the generic readFromMlirBytecode overload for C++ " \
                   "type %s" % (name, pn, f.get("ctype"))
             if not allow_custom:
