@@ -397,7 +397,7 @@ impl<'m> Collector<'m> {
             };
         };
         let (_, loc) = c.visit_attr(o.loc, true);
-        let top_bytes = c.top_op_own_bytes(top).saturating_add(c.ref_bytes(loc));
+        let top_bytes = c.frame_bytes(top).saturating_add(c.ref_bytes(loc));
         c.op_bytes = c.op_bytes.saturating_add(top_bytes);
         c.visit_block_args(b);
         c.nesting = 1;
@@ -473,7 +473,7 @@ impl<'m> Collector<'m> {
     fn visit_op(&mut self, op: OpId) {
         let m = self.m;
         let o = m.op(op);
-        let own = self.top_op_own_bytes(op);
+        let own = self.frame_bytes(op);
         let (_, loc) = self.visit_attr(o.loc, true);
         let mut bytes = own.saturating_add(self.ref_bytes(loc));
         self.nesting += 1;
@@ -493,7 +493,7 @@ impl<'m> Collector<'m> {
     /// An op's own print besides its location, operands, results and
     /// attributes: name, indentation, successors, region and block
     /// headers (`print_size::op_frame_bytes`).
-    fn top_op_own_bytes(&self, op: OpId) -> u64 {
+    fn frame_bytes(&self, op: OpId) -> u64 {
         print_size::op_frame_bytes(self.m, op, self.nesting)
     }
 
