@@ -144,36 +144,37 @@ fn shape_prefix(b: &mut Body, shape: &[i64]) {
 /// The builtin type `t` (a VHLO type) stands for: scalars, complex and
 /// ranked tensors of those. `None` for what has no builtin equivalent.
 pub fn to_builtin(ctx: &mut rmlir_format::Context, t: TypeId) -> Option<TypeId> {
+    /// What the body says, read before the context is changed.
+    enum Kind {
+        Scalar(TypeData),
+        Complex(TypeId),
+        Tensor(Vec<i64>, TypeId),
+    }
     let TypeData::Dialect(body) = ctx.ty(t) else {
         return None;
     };
     if &*body.dialect != super::DIALECT {
         return None;
     }
-    let pieces = body.pieces.clone();
-    match &pieces[..] {
-        [BodyPiece::Text(m)] => {
-            let data = match codes::builtin_of_mnemonic(m)? {
-                Builtin::None => return None,
-                Builtin::Bool => TypeData::signless(1),
-                Builtin::Int(width, unsigned) => TypeData::Integer {
-                    width,
-                    signedness: if unsigned {
-                        Signedness::Unsigned
-                    } else {
-                        Signedness::Signless
-                    },
+    let kind = match &body.pieces[..] {
+        [BodyPiece::Text(m)] => Kind::Scalar(match codes::builtin_of_mnemonic(m)? {
+            Builtin::None => return None,
+            Builtin::Bool => TypeData::signless(1),
+            Builtin::Int(width, unsigned) => TypeData::Integer {
+                width,
+                signedness: if unsigned {
+                    Signedness::Unsigned
+                } else {
+                    Signedness::Signless
                 },
-                Builtin::Index => TypeData::Index,
-                Builtin::Float(k) => TypeData::Float(FloatKind::from_keyword(k)?),
-            };
-            Some(ctx.intern_type(data))
-        }
+            },
+            Builtin::Index => TypeData::Index,
+            Builtin::Float(k) => TypeData::Float(FloatKind::from_keyword(k)?),
+        }),
         [BodyPiece::Text(open), BodyPiece::Type(e), BodyPiece::Text(close)]
             if &**open == "complex_v1<" && &**close == ">" =>
         {
-            let e = to_builtin(ctx, *e)?;
-            Some(ctx.intern_type(TypeData::Complex(e)))
+            Kind::Complex(*e)
         }
         [BodyPiece::Text(open), BodyPiece::Type(e), BodyPiece::Text(close)]
             if open.starts_with("tensor_v1<") && &**close == ">" =>
@@ -187,15 +188,20 @@ pub fn to_builtin(ctx: &mut rmlir_format::Context, t: TypeId) -> Option<TypeId> 
                     d.parse().ok()?
                 });
             }
-            let elem = to_builtin(ctx, *e)?;
-            Some(ctx.intern_type(TypeData::RankedTensor {
-                shape,
-                elem,
-                encoding: None,
-            }))
+            Kind::Tensor(shape, *e)
         }
-        _ => None,
-    }
+        _ => return None,
+    };
+    let data = match kind {
+        Kind::Scalar(data) => data,
+        Kind::Complex(e) => TypeData::Complex(to_builtin(ctx, e)?),
+        Kind::Tensor(shape, e) => TypeData::RankedTensor {
+            shape,
+            elem: to_builtin(ctx, e)?,
+            encoding: None,
+        },
+    };
+    Some(ctx.intern_type(data))
 }
 
 /// The error for a field whose type has no builtin equivalent.
