@@ -1279,7 +1279,7 @@ pub fn from_f64(kind: FloatKind, v: f64) -> u128 {
     // The hardware's conversion is IEEE's, nearest-even with overflow to
     // infinity, as `convert` is: the same bits for every value but NaNs
     // (whose payloads LLVM treats its own way), at a hundredth of the cost
-    // (dense f32 literals of a text parse, BENCHMARKS.md stop 25).
+    // (dense f32 literals of a text parse, BENCHMARKS.md, 2026-11-25).
     if kind == FloatKind::F32 && !v.is_nan() {
         return u128::from((v as f32).to_bits());
     }

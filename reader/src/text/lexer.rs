@@ -3,7 +3,7 @@
 
 /// A word wide, as the [`Token`] pads it anyway: the parser copies its
 /// current token whole right after storing it, and a word load of a byte
-/// store waits for the store to retire (BENCHMARKS.md, stop 25).
+/// store waits for the store to retire (BENCHMARKS.md, 2026-11-25).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u64)]
 pub enum Tok {
@@ -129,7 +129,7 @@ pub fn lex(src: &[u8], pos: usize) -> Token {
 /// registers where the three-field [`Token`] comes back through memory: the
 /// caller's wide reload of the narrow kind byte the lexer had just stored
 /// cannot be forwarded from the store buffer and stalled the parser once per
-/// token (BENCHMARKS.md, stop 25).
+/// token (BENCHMARKS.md, 2026-11-25).
 fn lex_kind_end(src: &[u8], pos: usize) -> (Tok, usize) {
     let tok = |kind, end| (kind, end);
     let Some(&c) = src.get(pos) else {

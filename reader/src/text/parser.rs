@@ -283,7 +283,7 @@ struct Parser<'a> {
     value_refs: Vec<(&'a [u8], u32, usize)>,
     /// The entries of the dictionaries being parsed, each nested one's
     /// above its parent's, as `value_refs`: a dictionary's vector is
-    /// allocated once, at its exact size (BENCHMARKS.md, stop 25).
+    /// allocated once, at its exact size (BENCHMARKS.md, 2026-11-25).
     dict_entries: Vec<(Bytes, AttrId, usize)>,
 }
 

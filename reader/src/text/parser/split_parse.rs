@@ -161,12 +161,12 @@ pub(super) fn parse_split<'a>(
 
 /// The first thread's share of the ops and definitions: it also merges,
 /// and the definitions after the op (the second thread's) parse faster
-/// per byte than ops. Measured on the 50 MB module (A/B medians): at stop
-/// 21 (9 runs) 0.40 660 ms, 0.42 647, 0.45 621, 0.47 630, 0.50 652, 0.53
-/// 669; at stop 23, after the parser's ops got faster (stop 22), the
-/// first thread waited 65–167 ms for the second at 0.45, and `encode`
+/// per byte than ops. Measured on the 50 MB module (A/B medians): on
+/// 2026-11-24 (f6400d5, 9 runs) 0.40 660 ms, 0.42 647, 0.45 621, 0.47 630,
+/// 0.50 652, 0.53 669; on 2026-11-25 (87473c7), after the parser's ops got
+/// faster (8934129), the first thread waited 65–167 ms for the second at 0.45, and `encode`
 /// took 863.6 ms at 0.45, 805.9 at 0.50, 815.7 at 0.53 (15 runs; text →
-/// text 934.3 at 0.45, 848.0 at 0.50). At stop 24 the second thread's
+/// text 934.3 at 0.45, 848.0 at 0.50). With 494e920 the second thread's
 /// pending location uses moved from a hash map to the alias table's
 /// vector, and it finished 50–80 ms before the first at 0.50: 0.46 714.8
 /// ms, 0.47 692.1, 0.48 692.5, 0.49 722.2, 0.50 714.0 (15 runs).

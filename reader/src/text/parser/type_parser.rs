@@ -35,7 +35,7 @@ impl<'a> Parser<'a> {
     /// itself is not interned: only the operand and result types are kept
     /// in the IR, and interning a function type per operation (two
     /// vectors, a hash, a probe, a comparison) cost more than parsing it
-    /// (BENCHMARKS.md, stop 25). Not inlined: its frame would grow that of
+    /// (BENCHMARKS.md, 2026-11-25). Not inlined: its frame would grow that of
     /// `parse_operation`, which recurses once per region level.
     #[inline(never)]
     pub(super) fn parse_op_signature(
