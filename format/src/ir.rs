@@ -254,6 +254,12 @@ pub struct Module {
     /// bytes (SPEC.md §9): written back unchanged for dialects without a
     /// hook; a hooked dialect writes its own version instead.
     pub dialect_versions: Vec<(Bytes, Vec<u8>)>,
+    /// Op names the bytecode this module was read from marks unregistered
+    /// (v5+). The writer writes them unregistered again, even where its
+    /// layouts know the name: mlir-opt 22 writes the stablehlo ops it does
+    /// not know so, and a conversion keeps them as they were (SPEC.md
+    /// §10.3).
+    pub unregistered_names: Vec<Bytes>,
 }
 
 impl Module {

@@ -9,9 +9,9 @@ pub mod text;
 pub use error::{Error, ErrorKind, Position, Result};
 pub use limits::Limits;
 pub use text::{
-    parse_module, parse_module_releasing, parse_module_releasing_deferred, parse_module_split,
-    parse_module_split_at, parse_module_with_limits, SplitReport, TextLimits,
-    PARALLEL_TEXT_MIN_BYTES,
+    parse_module, parse_module_releasing, parse_module_releasing_deferred,
+    parse_module_releasing_deferred_with, parse_module_split, parse_module_split_at,
+    parse_module_with_limits, SplitReport, TextLimits, PARALLEL_TEXT_MIN_BYTES,
 };
 pub mod bytecode;
 #[cfg(feature = "zstd")]

@@ -32,6 +32,8 @@ pub enum Field {
     F64(u64),
     F64s(Vec<u64>),
     Ss(Vec<i64>),
+    /// A blob in place: a varint length and the bytes.
+    Blob(Vec<u8>),
 }
 
 /// One field as read.
@@ -52,6 +54,7 @@ pub enum Value<'a> {
     F64(u64),
     F64s(Vec<u64>),
     Ss(Vec<i64>),
+    Blob(&'a [u8]),
 }
 
 impl Field {
@@ -72,6 +75,7 @@ impl Field {
             Field::F64(b) => Value::F64(*b),
             Field::F64s(l) => Value::F64s(l.clone()),
             Field::Ss(l) => Value::Ss(l.clone()),
+            Field::Blob(b) => Value::Blob(b),
         }
     }
 }

@@ -13,10 +13,12 @@
 
 use crate::context::{AttrId, Context, TypeId};
 use crate::ir::{Module, OpId};
+use crate::{AttrData, TypeData};
 use std::any::Any;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
+pub mod canonical;
 pub mod test_dialect;
 
 /// A dialect version as its hook understands it (e.g. `major.minor`).
@@ -84,10 +86,45 @@ pub trait DialectWriter {
     fn write_attribute(&mut self, a: AttrId);
     fn write_optional_attribute(&mut self, a: Option<AttrId>);
     fn write_type(&mut self, t: TypeId);
+    /// A blob: a varint length and the bytes, in place (MLIR's
+    /// `writeOwnedBlob`/`writeUnownedBlob`; the read side is
+    /// [`DialectReader::read_blob`]).
+    fn write_blob(&mut self, bytes: &[u8]);
     fn ctx(&self) -> &Context;
+    /// The data of `a`, which may be an attribute this writer made
+    /// ([`DialectWriter::intern_attr`]) and the context does not hold.
+    fn attr_data(&self, a: AttrId) -> std::borrow::Cow<'_, AttrData> {
+        std::borrow::Cow::Borrowed(self.ctx().attr(a))
+    }
+    /// The data of `t`, which may be a type this writer made.
+    fn type_data(&self, t: TypeId) -> std::borrow::Cow<'_, TypeData> {
+        std::borrow::Cow::Borrowed(self.ctx().ty(t))
+    }
+    /// The id of attribute `d`, made for this write when the module does
+    /// not hold it: the value MLIR keeps in memory where our IR keeps text
+    /// or a builtin equivalent (VHLO's `!vhlo.i64_v1` beside `1 : i64`,
+    /// SPEC.md §10.3). `None` where the writer cannot make attributes
+    /// (a properties or version payload).
+    fn intern_attr(&mut self, d: AttrData) -> Option<AttrId> {
+        let _ = d;
+        None
+    }
+    /// The id of type `d`, made for this write when needed (see
+    /// [`DialectWriter::intern_attr`]).
+    fn intern_type(&mut self, d: TypeData) -> Option<TypeId> {
+        let _ = d;
+        None
+    }
     /// The version being written for `dialect`: the one the caller asked
     /// for, else the hook's current version.
     fn dialect_version(&self, dialect: &str) -> Option<Arc<dyn DialectVersion>>;
+}
+
+/// What [`BytecodeDialect::builtin_at`] says stands at a place in a body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    Attr,
+    Type,
 }
 
 /// One dialect's bytecode hooks. Every method has a default meaning "this
@@ -146,6 +183,29 @@ pub trait BytecodeDialect: Send + Sync {
     fn write_type(&self, ty: TypeId, w: &mut dyn DialectWriter) -> bool {
         let _ = (ty, w);
         false
+    }
+
+    /// Whether the text parser reads this dialect's attributes and types
+    /// as it reads a registered dialect's (SPEC.md §10.4): split into text
+    /// and nested references, which [`BytecodeDialect::write_attribute`]
+    /// and [`BytecodeDialect::write_type`] can then encode. `false` keeps
+    /// them opaque, as mlir-opt keeps a dialect it does not know; the
+    /// dialects mlir-opt registers are read so whatever this says.
+    fn parses_bodies(&self) -> bool {
+        false
+    }
+
+    /// Where a builtin value stands in the body of this dialect's
+    /// attribute (`is_attr`) or type `mnemonic`: asked by the text parser
+    /// at each value position that is not a nested `#…` or `!…` (right
+    /// after the `<`, after a `,`, or after `param =`, then given as
+    /// `param`). A builtin attribute or type there is parsed as one, so
+    /// that the body is the one the bytecode reader makes: VHLO's
+    /// `integer_v1<1 : i64>`, StableHLO's `future<tensor<2xf32>>` and
+    /// `dot_algorithm<lhs_precision_type = f32, …>` (SPEC.md §10.4).
+    fn builtin_at(&self, mnemonic: &str, is_attr: bool, param: Option<&str>) -> Option<Builtin> {
+        let _ = (mnemonic, is_attr, param);
+        None
     }
 
     /// The inherent attribute names of `op`, for ops the op registry does

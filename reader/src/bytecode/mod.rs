@@ -417,6 +417,13 @@ impl<'a> BytecodeReader<'a> {
             .iter()
             .filter_map(|d| d.version.map(|v| (d.name.into(), v.to_vec())))
             .collect();
+        r.module.unregistered_names = r
+            .dialects
+            .op_names
+            .iter()
+            .filter(|o| o.registered == Some(false))
+            .map(|o| o.name[..].into())
+            .collect();
         r.read_top_level(reader(sec(SectionId::Ir)))?;
         if let Some(top) = r.module.top {
             r.run_upgrades(top)?;

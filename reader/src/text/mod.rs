@@ -7,6 +7,6 @@ pub mod split_plan;
 
 pub use parser::{
     parse_attr_into, parse_module, parse_module_releasing, parse_module_releasing_deferred,
-    parse_module_split, parse_module_split_at, parse_module_with_limits, parse_type_into,
-    SplitReport, TextLimits, PARALLEL_TEXT_MIN_BYTES,
+    parse_module_releasing_deferred_with, parse_module_split, parse_module_split_at,
+    parse_module_with_limits, parse_type_into, SplitReport, TextLimits, PARALLEL_TEXT_MIN_BYTES,
 };

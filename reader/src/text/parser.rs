@@ -9,6 +9,7 @@ use crate::error::{Error, ErrorKind, Position, Result};
 use crate::limits::Limits;
 use num_bigint::{BigInt, Sign};
 use num_traits::{One, Zero};
+use rmlir_format::dialect_hooks::DialectRegistry;
 use rmlir_format::fasthash::{FastMap as HashMap, FastSet as HashSet};
 use rmlir_format::float::{self, FloatKind};
 use rmlir_format::op_registry::OpRegistry;
@@ -123,10 +124,37 @@ pub fn parse_module_releasing_deferred(
     limits: Limits,
     release: &(dyn Fn(std::ops::Range<usize>) + Sync),
 ) -> Result<Module> {
+    parse_module_releasing_deferred_with(src, file_name, limits, None, release)
+}
+
+/// [`parse_module_releasing_deferred`] that reads the attributes and
+/// types of the dialects `dialects` has hooks for as it reads a
+/// registered dialect's, where a hook asks for it
+/// ([`rmlir_format::dialect_hooks::BytecodeDialect::parses_bodies`]): their
+/// bodies are split into text and nested references (and builtin values,
+/// where the hook says one stands), so that their hooks can write them as
+/// bytecode (SPEC.md §10.4). Without hooks such bodies stay opaque text,
+/// as mlir-opt keeps a dialect it does not know.
+pub fn parse_module_releasing_deferred_with(
+    src: &[u8],
+    file_name: &str,
+    limits: Limits,
+    dialects: Option<&'static DialectRegistry>,
+    release: &(dyn Fn(std::ops::Range<usize>) + Sync),
+) -> Result<Module> {
     if split_pays(src) {
-        return split_parse::parse_split(src, file_name, limits, Some(release), FIRST_SHARE).0;
+        return split_parse::parse_split(
+            src,
+            file_name,
+            limits,
+            dialects,
+            Some(release),
+            FIRST_SHARE,
+        )
+        .0;
     }
     let mut p = Parser::new(src, file_name, limits);
+    p.dialects = dialects;
     p.release = Some(Release::new(release, 0));
     p.parse_top_level()?;
     Ok(p.m)
@@ -250,6 +278,10 @@ struct Parser<'a> {
     /// orders their uses differently (SPEC.md §2.8).
     forward_uses: HashSet<(OpId, u32)>,
     registry: &'static OpRegistry,
+    /// Dialect hooks that read their dialects' bodies (SPEC.md §10.4):
+    /// those dialects' attributes and types are split into text and
+    /// nested references as a registered dialect's are, not kept opaque.
+    dialects: Option<&'static DialectRegistry>,
     /// Each op name's default properties, parsed on first use.
     default_props: HashMap<OpNameId, Option<AttrId>>,
     block_scopes: Vec<BlockScope<'a>>,
@@ -326,6 +358,7 @@ impl<'a> Parser<'a> {
             replacements: HashMap::default(),
             forward_uses: HashSet::default(),
             registry: OpRegistry::default_ref(),
+            dialects: None,
             default_props: HashMap::default(),
             block_scopes: Vec::new(),
             distinct: HashMap::default(),

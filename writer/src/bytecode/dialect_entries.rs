@@ -84,6 +84,7 @@ pub fn write<S: Sink>(s: &mut S, c: &Custom) {
                     s.signed_varint(*v);
                 }
             }
+            Field::Blob(b) => s.blob(b),
         }
     }
 }

@@ -5,9 +5,11 @@
 //! alike.
 
 use super::dialect_entries::{Custom, Field};
+use super::interner::AttrSpace;
 use super::WriteError;
 use rmlir_format::dialect_hooks::{DialectRegistry, DialectVersion, DialectWriter};
-use rmlir_format::{AttrId, Bytes, Context, TypeId};
+use rmlir_format::{AttrData, AttrId, Bytes, Context, TypeData, TypeId};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -52,6 +54,7 @@ impl<'h> WriteHooks<'h> {
         let mut rec = Recorder {
             fields: Vec::new(),
             ctx,
+            space: None,
             hooks: self,
         };
         hook.write_version(v.as_ref(), &mut rec);
@@ -72,15 +75,18 @@ impl<'h> WriteHooks<'h> {
         self.registry.get(dialect).is_some()
     }
 
-    /// What `write` records through a [`DialectWriter`], when it writes.
+    /// What `write` records through a [`DialectWriter`], when it writes;
+    /// the attributes and types the hook makes go into `space`.
     fn record(
         &self,
-        ctx: &Context,
+        space: &mut AttrSpace<'_>,
         write: impl FnOnce(&mut dyn DialectWriter) -> bool,
     ) -> Option<Custom> {
+        let ctx = space.ctx();
         let mut rec = Recorder {
             fields: Vec::new(),
             ctx,
+            space: Some(space),
             hooks: self,
         };
         write(&mut rec).then_some(Custom {
@@ -90,20 +96,31 @@ impl<'h> WriteHooks<'h> {
     }
 
     /// The custom encoding a hook gives `attr` (of `dialect`), if any.
-    pub fn encode_attr(&self, ctx: &Context, dialect: &[u8], attr: AttrId) -> Option<Custom> {
-        if dialect == b"builtin" || (attr.0 as usize) >= ctx.num_attrs() {
+    /// `attr` may be one the writer made (a hook's, or an implicit one).
+    pub fn encode_attr(
+        &self,
+        space: &mut AttrSpace<'_>,
+        dialect: &[u8],
+        attr: AttrId,
+    ) -> Option<Custom> {
+        if dialect == b"builtin" || (attr.0 as usize) >= space.len() {
             return None;
         }
         let hook = self.registry.get(dialect)?;
-        self.record(ctx, |w| hook.write_attribute(attr, w))
+        self.record(space, |w| hook.write_attribute(attr, w))
     }
 
-    pub fn encode_type(&self, ctx: &Context, dialect: &[u8], ty: TypeId) -> Option<Custom> {
-        if dialect == b"builtin" || (ty.0 as usize) >= ctx.num_types() {
+    pub fn encode_type(
+        &self,
+        space: &mut AttrSpace<'_>,
+        dialect: &[u8],
+        ty: TypeId,
+    ) -> Option<Custom> {
+        if dialect == b"builtin" || (ty.0 as usize) >= space.num_types() {
             return None;
         }
         let hook = self.registry.get(dialect)?;
-        self.record(ctx, |w| hook.write_type(ty, w))
+        self.record(space, |w| hook.write_type(ty, w))
     }
 
     /// Whether a hook writes the properties of `op`.
@@ -122,6 +139,7 @@ impl<'h> WriteHooks<'h> {
         let mut rec = Recorder {
             fields: Vec::new(),
             ctx,
+            space: None,
             hooks: self,
         };
         Some(
@@ -142,13 +160,16 @@ impl<'h> WriteHooks<'h> {
 }
 
 /// Records what a hook writes as [`Field`]s.
-struct Recorder<'x, 'h> {
+struct Recorder<'x, 'h, 'm> {
     fields: Vec<Field>,
-    ctx: &'x Context,
+    ctx: &'m Context,
+    /// Where the hook's attributes and types go; `None` for payloads that
+    /// cannot refer to new ones (versions, properties).
+    space: Option<&'x mut AttrSpace<'m>>,
     hooks: &'x WriteHooks<'h>,
 }
 
-impl DialectWriter for Recorder<'_, '_> {
+impl DialectWriter for Recorder<'_, '_, '_> {
     fn write_varint(&mut self, v: u64) {
         self.fields.push(Field::U(v));
     }
@@ -170,8 +191,29 @@ impl DialectWriter for Recorder<'_, '_> {
     fn write_type(&mut self, t: TypeId) {
         self.fields.push(Field::Type(t));
     }
+    fn write_blob(&mut self, bytes: &[u8]) {
+        self.fields.push(Field::Blob(bytes.to_vec()));
+    }
     fn ctx(&self) -> &Context {
         self.ctx
+    }
+    fn attr_data(&self, a: AttrId) -> Cow<'_, AttrData> {
+        match &self.space {
+            Some(space) => space.get(a),
+            None => Cow::Borrowed(self.ctx.attr(a)),
+        }
+    }
+    fn type_data(&self, t: TypeId) -> Cow<'_, TypeData> {
+        match &self.space {
+            Some(space) => Cow::Borrowed(space.ty(t)),
+            None => Cow::Borrowed(self.ctx.ty(t)),
+        }
+    }
+    fn intern_attr(&mut self, d: AttrData) -> Option<AttrId> {
+        self.space.as_mut().map(|s| s.intern(d))
+    }
+    fn intern_type(&mut self, d: TypeData) -> Option<TypeId> {
+        self.space.as_mut().map(|s| s.intern_type(d))
     }
     fn dialect_version(&self, dialect: &str) -> Option<Arc<dyn DialectVersion>> {
         self.hooks.versions.get(dialect.as_bytes()).cloned()

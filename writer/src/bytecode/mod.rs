@@ -27,7 +27,7 @@ use encoder::{header, Encoder};
 use numbering::Numbering;
 use rmlir_format::bytecode::{SectionId, VERSION_CURRENT, VERSION_NATIVE_PROPERTIES};
 use rmlir_format::dialect_hooks::DialectRegistry;
-use rmlir_format::op_registry::OpRegistry;
+use rmlir_format::op_registry::{OpInfo, OpRegistry};
 use rmlir_format::*;
 use sections::{FrozenStrings, IrWriter, Missed, Strings};
 use std::fmt;
@@ -258,6 +258,17 @@ fn check_value_scopes(m: &Module, isolated: &[bool]) -> Result<(), WriteError> {
         }
     }
     Ok(())
+}
+
+/// The layout the writer writes op `name` of `m` with: the registry's,
+/// unless the file `m` was read from marked the op unregistered (SPEC.md
+/// §10.3), which it then stays.
+pub(crate) fn op_info<'r>(m: &Module, registry: &'r OpRegistry, name: &[u8]) -> Option<&'r OpInfo> {
+    let info = registry.get(name)?;
+    if !m.unregistered_names.is_empty() && m.unregistered_names.iter().any(|n| &n[..] == name) {
+        return None;
+    }
+    Some(info)
 }
 
 /// Writes `m` as MLIR bytecode, with mlir-opt 22's op layouts and the

@@ -110,7 +110,7 @@ impl<'m> Numbering<'m> {
             values: ValueNumbers::default(),
             isolated: Vec::new(),
             op_infos: (0..m.op_names.len() as u32)
-                .map(|i| registry.get(m.op_names.get(OpNameId(i))))
+                .map(|i| super::op_info(m, registry, m.op_names.get(OpNameId(i))))
                 .collect(),
             resource_refs: Vec::new(),
             resource_ids: HashMap::default(),
@@ -274,7 +274,9 @@ impl<'m> Numbering<'m> {
                 String::from_utf8_lossy(&full[..full.len() - 1])
             )));
         }
-        let registered = self.registry.get(full).is_some() || self.hooks.handles_properties(full);
+        let registered = self.op_infos[name.index()].is_some()
+            || (self.hooks.handles_properties(full)
+                && !self.m.unregistered_names.iter().any(|n| &n[..] == full));
         // `dialect.suffix`; a dotless name is its own dialect with an empty suffix.
         let (ns, suffix): (&[u8], &[u8]) = match full.iter().position(|&c| c == b'.') {
             Some(i) => (&full[..i], &full[i + 1..]),
@@ -316,7 +318,7 @@ impl<'m> Numbering<'m> {
         });
         let hooked =
             self.hooks
-                .encode_attr(&self.m.ctx, entries::attr_dialect(&data).as_bytes(), a);
+                .encode_attr(&mut self.space, entries::attr_dialect(&data).as_bytes(), a);
         if entries::attr_has_encoding(&data) {
             let m = self.m;
             let raw = self.space.is_raw_dense(a);
@@ -352,7 +354,7 @@ impl<'m> Numbering<'m> {
         });
         let hooked =
             self.hooks
-                .encode_type(&self.m.ctx, entries::type_dialect(&data).as_bytes(), t);
+                .encode_type(&mut self.space, entries::type_dialect(&data).as_bytes(), t);
         if entries::type_has_encoding(&data) {
             entries::write_type(self, &data);
         } else if let Some(enc) = hooked {
@@ -570,8 +572,7 @@ pub fn compute_isolation(m: &Module, top: OpId, registry: &OpRegistry) -> Vec<bo
     // The registry is asked once per op name, not once per op.
     let isolated_name: Vec<bool> = (0..m.op_names.len() as u32)
         .map(|i| {
-            registry
-                .get(m.op_names.get(OpNameId(i)))
+            super::op_info(m, registry, m.op_names.get(OpNameId(i)))
                 .is_some_and(|info| info.isolated_from_above)
         })
         .collect();

@@ -395,7 +395,7 @@ pub fn op_dictionary(
         return Ok((!discardable.is_empty()).then_some(o.attributes));
     }
     if let (None, Some(inherent)) = (
-        registry.get(m.op_name(op)),
+        super::op_info(m, registry, m.op_name(op)),
         hooks.inherent_attributes(m.op_name(op)),
     ) {
         // A hooked op (SPEC.md §9.3): its properties are its inherent
@@ -433,7 +433,7 @@ pub fn op_dictionary(
         }
         return interned(space, merged, m, op);
     }
-    let Some(info) = registry.get(m.op_name(op)) else {
+    let Some(info) = super::op_info(m, registry, m.op_name(op)) else {
         return Err(WriteError::at(
             m,
             op,

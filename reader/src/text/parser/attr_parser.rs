@@ -1,6 +1,7 @@
 //! Builtin attributes, locations and dialect attribute bodies.
 
 use super::*;
+use rmlir_format::dialect_hooks::Builtin;
 
 pub(super) enum DialectSymbol {
     Opaque(Bytes),
@@ -574,7 +575,7 @@ impl<'a> Parser<'a> {
             return Ok(a);
         }
         let (dialect, sym_start, sym_end, next) = self.scan_dialect_symbol()?;
-        let sym = self.make_dialect_symbol(&dialect, sym_start, sym_end)?;
+        let sym = self.make_dialect_symbol(&dialect, sym_start, sym_end, true)?;
         self.reset_to(next);
         let ty = if self.eat(Tok::Colon) {
             let t = self.parse_type()?;
@@ -588,7 +589,7 @@ impl<'a> Parser<'a> {
         };
         let data = match sym {
             DialectSymbol::Opaque(data) => AttrData::Opaque(Box::new(OpaqueAttr {
-                dialect: dialect.into(),
+                dialect: dialect.as_str().into(),
                 data,
                 ty,
             })),
@@ -603,7 +604,38 @@ impl<'a> Parser<'a> {
                 }
             }
         };
-        Ok(self.m.ctx.intern_attr(data))
+        let hooked = matches!(data, AttrData::Dialect { ty: None, .. });
+        let a = self.m.ctx.intern_attr(data);
+        Ok(if hooked {
+            self.canonical_hooked_attr(&dialect, a)
+        } else {
+            a
+        })
+    }
+
+    /// A hooked dialect's attribute as its hooks read it back after
+    /// writing it (SPEC.md §10.4): the spelling its own printer gives it.
+    pub(super) fn canonical_hooked_attr(&mut self, dialect: &str, a: AttrId) -> AttrId {
+        match self.hook(dialect).filter(|h| h.parses_bodies()) {
+            Some(h) => rmlir_format::dialect_hooks::canonical::canonical_attr(
+                h.as_ref(),
+                &mut self.m.ctx,
+                a,
+            ),
+            None => a,
+        }
+    }
+
+    /// [`Self::canonical_hooked_attr`] of a type.
+    pub(super) fn canonical_hooked_type(&mut self, dialect: &str, t: TypeId) -> TypeId {
+        match self.hook(dialect).filter(|h| h.parses_bodies()) {
+            Some(h) => rmlir_format::dialect_hooks::canonical::canonical_type(
+                h.as_ref(),
+                &mut self.m.ctx,
+                t,
+            ),
+            None => t,
+        }
     }
 
     /// Splits `#dialect.sym<body>` / `#dialect<body>` at the current token
@@ -661,21 +693,34 @@ impl<'a> Parser<'a> {
     /// For a registered dialect, splits the symbol data into text and
     /// nested attribute/type references (SPEC.md §2.4); otherwise keeps it
     /// opaque.
+    /// `is_attr`: whether the symbol is an attribute's (`#d.m<…>`) or a
+    /// type's (`!d.m<…>`), which may share mnemonics.
     pub(super) fn make_dialect_symbol(
         &mut self,
         dialect: &str,
         start: usize,
         end: usize,
+        is_attr: bool,
     ) -> Result<DialectSymbol> {
-        if !rmlir_format::dialects::is_registered_dialect(dialect) {
+        if !rmlir_format::dialects::is_registered_dialect(dialect)
+            && !self.hook(dialect).is_some_and(|h| h.parses_bodies())
+        {
             return Ok(DialectSymbol::Opaque(self.src[start..end].into()));
         }
         let mnemonic_end = (start..end)
             .find(|&i| !(self.src[i].is_ascii_alphanumeric() || self.src[i] == b'_'))
             .unwrap_or(end);
         let mnemonic = lossy(&self.src[start..mnemonic_end]);
-        self.dialect_body(dialect, &mnemonic, start, end)
+        self.dialect_body(dialect, &mnemonic, start, end, is_attr)
             .map(DialectSymbol::Body)
+    }
+
+    /// The hooks of `dialect`, where the parse was given hooks.
+    fn hook(
+        &self,
+        dialect: &str,
+    ) -> Option<&'static std::sync::Arc<dyn rmlir_format::dialect_hooks::BytecodeDialect>> {
+        self.dialects?.get(dialect.as_bytes())
     }
 
     /// The parameter name before a `<` at `lt` (`file = <`), if any.
@@ -751,8 +796,10 @@ impl<'a> Parser<'a> {
         mnemonic: &str,
         start: usize,
         end: usize,
+        is_attr: bool,
     ) -> Result<DialectBody> {
         let mut pieces = Vec::new();
+        let hook = self.hook(dialect);
         // String literals the dialect would print differently (MLIR prints
         // their decoded bytes escaped: `\0A`, not `\n` or a raw byte).
         let mut respelled: Vec<(usize, usize, String)> = Vec::new();
@@ -796,7 +843,7 @@ impl<'a> Parser<'a> {
                             ));
                         }
                         self.enter()?;
-                        let mut inner = self.dialect_body(dialect, nested, p, body_end)?;
+                        let mut inner = self.dialect_body(dialect, nested, p, body_end, true)?;
                         self.leave();
                         match inner.pieces.first_mut() {
                             Some(BodyPiece::Text(t)) => *t = format!("{nested}{t}").into(),
@@ -818,20 +865,42 @@ impl<'a> Parser<'a> {
                 }
             }
             let prev_ident = p > start && lexer::is_ident_char(self.src[p - 1]);
-            let nested = match c {
-                b'#' | b'!' => {
-                    let n = self.src.get(p + 1).copied().unwrap_or(0);
-                    n.is_ascii_alphanumeric() || n == b'_'
+            // A builtin value where the dialect's hook says one stands
+            // (SPEC.md §10.4): `integer_v1<1 : i64>`, `future<tensor<2xf32>>`.
+            let builtin = match hook {
+                Some(h) if !prev_ident && !matches!(c, b'#' | b'!' | b' ' | b'"') => {
+                    let mut q = p;
+                    while q > open && self.src[q - 1].is_ascii_whitespace() {
+                        q -= 1;
+                    }
+                    match self.src.get(q.wrapping_sub(1)) {
+                        Some(b'<' | b',') if q > open => h.builtin_at(mnemonic, is_attr, None),
+                        Some(b'=') if q > open => {
+                            let param = self
+                                .param_before(start, p)
+                                .and_then(|n| std::str::from_utf8(n).ok());
+                            param.and_then(|n| h.builtin_at(mnemonic, is_attr, Some(n)))
+                        }
+                        _ => None,
+                    }
                 }
-                _ if !prev_ident && lexer::is_ident_start(c) => {
-                    let rest = &self.src[p..end];
-                    rest.starts_with(b"affine_map<")
-                        || rest.starts_with(b"affine_set<")
-                        || rest.starts_with(b"loc(")
-                        || rest.starts_with(b"distinct[")
-                }
-                _ => false,
+                _ => None,
             };
+            let nested = builtin.is_some()
+                || match c {
+                    b'#' | b'!' => {
+                        let n = self.src.get(p + 1).copied().unwrap_or(0);
+                        n.is_ascii_alphanumeric() || n == b'_'
+                    }
+                    _ if !prev_ident && lexer::is_ident_start(c) => {
+                        let rest = &self.src[p..end];
+                        rest.starts_with(b"affine_map<")
+                            || rest.starts_with(b"affine_set<")
+                            || rest.starts_with(b"loc(")
+                            || rest.starts_with(b"distinct[")
+                    }
+                    _ => false,
+                };
             if !nested {
                 if lexer::is_ident_start(c) {
                     while p < end && lexer::is_ident_char(self.src[p]) {
@@ -849,7 +918,9 @@ impl<'a> Parser<'a> {
             }
             self.reset_to(p);
             let mut list_next = None;
-            let piece = if c == b'!' {
+            let piece = if builtin == Some(Builtin::Attr) {
+                BodyPiece::Attr(self.parse_attr(None)?)
+            } else if builtin == Some(Builtin::Type) || c == b'!' {
                 BodyPiece::Type(self.parse_type_no_trailing()?)
             } else {
                 let here = self.stripped_at(dialect, mnemonic, start, open, p, list);
@@ -971,12 +1042,12 @@ impl<'a> Parser<'a> {
             }
             self.enter()?;
             let (dialect, s, e, next) = self.scan_dialect_symbol()?;
-            let sym = self.make_dialect_symbol(&dialect, s, e)?;
+            let sym = self.make_dialect_symbol(&dialect, s, e, true)?;
             self.reset_to(next);
             self.leave();
             let data = match sym {
                 DialectSymbol::Opaque(data) => AttrData::Opaque(Box::new(OpaqueAttr {
-                    dialect: dialect.into(),
+                    dialect: dialect.as_str().into(),
                     data,
                     ty: None,
                 })),
@@ -985,7 +1056,13 @@ impl<'a> Parser<'a> {
                     ty: None,
                 },
             };
-            return Ok(self.m.ctx.intern_attr(data));
+            let hooked = matches!(data, AttrData::Dialect { .. });
+            let a = self.m.ctx.intern_attr(data);
+            return Ok(if hooked {
+                self.canonical_hooked_attr(&dialect, a)
+            } else {
+                a
+            });
         }
         self.parse_attr(None)
     }

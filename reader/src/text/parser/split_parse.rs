@@ -121,7 +121,7 @@ pub fn parse_module_split_at<'a>(
     release: Option<&'a (dyn Fn(std::ops::Range<usize>) + Sync)>,
     first_share: f64,
 ) -> (Result<Module>, SplitReport) {
-    let (mut r, report) = parse_split(src, file_name, limits, release, first_share);
+    let (mut r, report) = parse_split(src, file_name, limits, None, release, first_share);
     if let Ok(m) = &mut r {
         m.settle_use_list_orders();
     }
@@ -134,12 +134,14 @@ pub(super) fn parse_split<'a>(
     src: &'a [u8],
     file_name: &'a str,
     limits: Limits,
+    dialects: Option<&'static DialectRegistry>,
     release: Option<&'a (dyn Fn(std::ops::Range<usize>) + Sync)>,
     first_share: f64,
 ) -> (Result<Module>, SplitReport) {
     let mut report = SplitReport::default();
     if let Some(plan) = crate::text::split_plan::find(src, first_share) {
         let mut p = Parser::new(src, file_name, limits);
+        p.dialects = dialects;
         p.release = release.map(|f| Release::new(f, 0));
         p.split_plan = Some(plan);
         p.split_at = plan.op_start;
@@ -153,6 +155,7 @@ pub(super) fn parse_split<'a>(
         report.merged = false;
     }
     let mut p = Parser::new(src, file_name, limits);
+    p.dialects = dialects;
     // A parse again releases again: what was released faults back in.
     p.release = release.map(|f| Release::new(f, 0));
     let r = p.parse_top_level().map(|()| p.m);
@@ -187,6 +190,7 @@ struct Seed<'a> {
     src: &'a [u8],
     file: &'a str,
     limits: Limits,
+    dialects: Option<&'static DialectRegistry>,
     plan: SplitPlan,
     ctx: Context,
     attr_aliases: AliasTable<'a>,
@@ -208,6 +212,7 @@ impl<'a> Parser<'a> {
             src: self.src,
             file: self.file,
             limits: self.limits,
+            dialects: self.dialects,
             plan,
             ctx: Context::fork(&base),
             attr_aliases: self.attr_aliases.clone(),
@@ -386,6 +391,7 @@ impl<'a> Seed<'a> {
     fn run(self, cancel: &AtomicBool) -> Option<Part<'a>> {
         let plan = self.plan;
         let mut p = Parser::new_with_context(self.src, self.file, self.limits, self.ctx);
+        p.dialects = self.dialects;
         p.attr_aliases = self.attr_aliases;
         p.type_aliases = self.type_aliases;
         p.file_names = self.file_names;

@@ -341,16 +341,22 @@ impl<'a> Parser<'a> {
             return Ok(t);
         }
         let (dialect, sym_start, sym_end, next) = self.scan_dialect_symbol()?;
-        let t = self.make_dialect_symbol(&dialect, sym_start, sym_end)?;
+        let t = self.make_dialect_symbol(&dialect, sym_start, sym_end, false)?;
         self.reset_to(next);
         let ty = match t {
             DialectSymbol::Opaque(data) => TypeData::Opaque {
-                dialect: dialect.into(),
+                dialect: dialect.as_str().into(),
                 data,
             },
             DialectSymbol::Body(body) => TypeData::Dialect(body),
         };
-        Ok(self.m.ctx.intern_type(ty))
+        let hooked = matches!(ty, TypeData::Dialect(_));
+        let t = self.m.ctx.intern_type(ty);
+        Ok(if hooked {
+            self.canonical_hooked_type(&dialect, t)
+        } else {
+            t
+        })
     }
 }
 
