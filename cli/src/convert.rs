@@ -42,6 +42,7 @@ pub fn parse_target(s: &str) -> Result<String, String> {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn convert(
     inp_name: &str,
     loaded: &Loaded,
@@ -49,6 +50,7 @@ pub fn convert(
     target: Option<&str>,
     producer: Option<String>,
     compression: Compression,
+    upstream_only: bool,
     progress: &mut Progress,
 ) -> Result<encode::Encoded, String> {
     let writes = OpRegistry::default_ref().release();
@@ -56,7 +58,15 @@ pub fn convert(
         (Some(h), None) if h.layouts_release == writes => h.producer.clone(),
         _ => DEFAULT_PRODUCER.to_string(),
     });
-    encode::write(inp_name, loaded, version, producer, compression, progress)
+    encode::write(
+        inp_name,
+        loaded,
+        version,
+        producer,
+        compression,
+        upstream_only,
+        progress,
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -67,6 +77,7 @@ pub fn run(
     target: Option<String>,
     producer: Option<String>,
     compression: Compression,
+    upstream_only: bool,
     layouts: Layouts,
     progress: &mut Progress,
 ) -> Result<(), String> {
@@ -86,6 +97,7 @@ pub fn run(
         target.as_deref(),
         producer,
         compression,
+        upstream_only,
         progress,
     )?;
     progress.finish();

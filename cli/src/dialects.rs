@@ -19,3 +19,14 @@ pub fn registry() -> &'static DialectRegistry {
         r
     })
 }
+
+/// The hooks of `--upstream-only`: the library's defaults and `vdemo`,
+/// without `rmlir-dialects`.
+pub fn upstream_registry() -> &'static DialectRegistry {
+    static R: OnceLock<DialectRegistry> = OnceLock::new();
+    R.get_or_init(|| {
+        let mut r = DialectRegistry::default_ref().clone();
+        r.register(Arc::new(versioned_dialect::VDemo));
+        r
+    })
+}

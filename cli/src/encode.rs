@@ -27,12 +27,15 @@ impl Encoded {
     }
 }
 
+/// `upstream_only`: write only upstream MLIR's dialects as registered ops
+/// with their encodings (`--upstream-only`).
 pub fn write(
     inp_name: &str,
     loaded: &Loaded,
     version: u64,
     producer: String,
     compression: Compression,
+    upstream_only: bool,
     progress: &mut Progress,
 ) -> Result<Encoded, String> {
     progress.phase("writing bytecode");
@@ -41,25 +44,30 @@ pub fn write(
         producer,
         dialect_versions: Vec::new(),
     };
-    let encoded = rmlir_writer::encode_bytecode(
-        &loaded.module,
-        &opts,
-        rmlir_format::op_registry::OpRegistry::default_ref(),
-        crate::dialects::registry(),
-    )
-    .map_err(|e| format!("{inp_name}: {e}"))?;
+    let (layouts, dialects) = if upstream_only {
+        (
+            rmlir_format::op_registry::OpRegistry::default_ref(),
+            crate::dialects::upstream_registry(),
+        )
+    } else {
+        (rmlir_dialects::write_layouts(), crate::dialects::registry())
+    };
+    let encoded = rmlir_writer::encode_bytecode(&loaded.module, &opts, layouts, dialects)
+        .map_err(|e| format!("{inp_name}: {e}"))?;
     match compression {
         Compression::None => Ok(Encoded::Plain(encoded)),
         Compression::Zstd => compress::compress(&encoded.into_vec(), progress).map(Encoded::Zstd),
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     input: &Path,
     output: Option<&Path>,
     version: u64,
     producer: String,
     compression: Compression,
+    upstream_only: bool,
     layouts: load::Layouts,
     progress: &mut Progress,
 ) -> Result<(), String> {
@@ -71,7 +79,15 @@ pub fn run(
     // the peak memory of writing.
     let name = inp.name.clone();
     drop(inp);
-    let encoded = write(&name, &loaded, version, producer, compression, progress)?;
+    let encoded = write(
+        &name,
+        &loaded,
+        version,
+        producer,
+        compression,
+        upstream_only,
+        progress,
+    )?;
     progress.finish();
     let r = output::write_output_with(output, |w| encoded.write_to(w));
     crate::exit_without_freeing(encoded);

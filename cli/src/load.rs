@@ -62,10 +62,11 @@ impl Layouts {
 pub fn load(inp: &Input, layouts: Layouts, progress: &mut Progress) -> Result<Loaded, String> {
     if !inp.is_bytecode() {
         progress.phase("parsing text");
-        let module = rmlir_reader::parse_module_releasing_deferred(
+        let module = rmlir_reader::parse_module_releasing_deferred_with(
             inp.data(),
             &inp.name,
             rmlir_reader::Limits::default(),
+            Some(crate::dialects::registry()),
             &inp.releaser(),
         )
         .map_err(|e| e.to_string())?;

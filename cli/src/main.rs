@@ -86,7 +86,8 @@ Examples:
         max_output_bytes: Option<u64>,
     },
     /// Write a module (generic text or bytecode) as MLIR bytecode, byte for
-    /// byte as `mlir-opt --emit-bytecode` writes it. A version that cannot
+    /// byte as `mlir-opt --emit-bytecode` writes it (and StableHLO's
+    /// dialects as jaxlib writes them). A version that cannot
     /// hold the IR (e.g. properties below v5) is an error, never a silent
     /// drop.
     #[command(after_help = "\
@@ -109,6 +110,14 @@ Examples:
         /// Wrap the bytecode in a zstd frame (default level).
         #[arg(long, value_enum, default_value_t = Compression::None)]
         compress: Compression,
+        /// Write only upstream MLIR's dialects as registered ops with their
+        /// encodings, as mlir-opt 22 (which knows no others) writes: ops and
+        /// attributes of vhlo, stablehlo and chlo are then written
+        /// unregistered and as text. By default they are written as jaxlib
+        /// writes them (SPEC.md §10.3); an op name a bytecode input (v5+)
+        /// marks unregistered stays unregistered either way.
+        #[arg(long)]
+        upstream_only: bool,
     },
     /// Convert bytecode to another bytecode version, or bytecode written by
     /// an older MLIR release (MLIR 19) to what MLIR 22 reads (text input is
@@ -142,6 +151,14 @@ Examples:
         /// Wrap the bytecode in a zstd frame (default level).
         #[arg(long, value_enum, default_value_t = Compression::None)]
         compress: Compression,
+        /// Write only upstream MLIR's dialects as registered ops with their
+        /// encodings, as mlir-opt 22 (which knows no others) writes: ops and
+        /// attributes of vhlo, stablehlo and chlo are then written
+        /// unregistered and as text. By default they are written as jaxlib
+        /// writes them (SPEC.md §10.3); an op name a bytecode input (v5+)
+        /// marks unregistered stays unregistered either way.
+        #[arg(long)]
+        upstream_only: bool,
     },
     /// Upgrade a bytecode file written with older dialect versions: each
     /// versioned dialect's hook upgrades the IR on read, and the output is
@@ -242,6 +259,7 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
             emit_version,
             producer,
             compress,
+            upstream_only,
         } => {
             allocator::tune();
             encode::run(
@@ -250,6 +268,7 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
                 emit_version,
                 producer,
                 compress,
+                upstream_only,
                 layouts,
                 progress,
             )?
@@ -261,6 +280,7 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
             target,
             producer,
             compress,
+            upstream_only,
         } => convert::run(
             &input,
             &output,
@@ -268,6 +288,7 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
             target,
             producer,
             compress,
+            upstream_only,
             layouts,
             progress,
         )?,

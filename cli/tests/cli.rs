@@ -489,6 +489,8 @@ fn zstd_frames_are_written_and_read_by_every_command() {
     .clone();
     assert_eq!(plain, v6);
     // Text can be compressed too; convert can compress.
+    // mlir-opt's bytes from its text: stablehlo written as mlir-opt 22,
+    // which does not know it, writes it.
     let text_zst = zstd::encode_all(&generic[..], 3).unwrap();
     let out = ok(&run_stdin(
         &[
@@ -500,12 +502,28 @@ fn zstd_frames_are_written_and_read_by_every_command() {
             "6",
             "--compress",
             "zstd",
+            "--upstream-only",
         ],
         &text_zst,
     ))
     .stdout
     .clone();
     assert_eq!(zstd::decode_all(&out[..]).unwrap(), v6);
+    // By default stablehlo is written as jaxlib writes it: registered ops,
+    // custom attribute encodings (smaller), the same module read back.
+    let as_jaxlib = ok(&run_stdin(
+        &["convert", "-", "-o", "-", "--emit-version", "6"],
+        &generic,
+    ))
+    .stdout
+    .clone();
+    assert!(
+        as_jaxlib.len() < v6.len(),
+        "{} >= {}",
+        as_jaxlib.len(),
+        v6.len()
+    );
+    assert_eq!(ok(&run_stdin(&["decode", "-"], &as_jaxlib)).stdout, generic);
     // A damaged frame is an error with a diagnostic, not a panic.
     let mut bad = packed.clone();
     bad.truncate(packed.len() / 2);

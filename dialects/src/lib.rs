@@ -12,7 +12,9 @@
 mod body;
 pub mod chlo;
 mod hlo;
+mod out;
 pub mod stablehlo;
+mod unbody;
 pub mod vhlo;
 
 use rmlir_format::dialect_hooks::{BytecodeDialect, DialectRegistry};
@@ -76,6 +78,21 @@ pub fn out_of_tree_layouts() -> &'static OpRegistry {
             ),
             ops,
         })
+    })
+}
+
+/// MLIR 22's op layouts (what the writer writes upstream ops with) and
+/// [`out_of_tree_layouts`] together, for writing: an op of this crate's
+/// dialects is then written registered, its properties in its layout, as
+/// jaxlib writes it (SPEC.md §10.3).
+pub fn write_layouts() -> &'static OpRegistry {
+    static LAYOUTS: OnceLock<OpRegistry> = OnceLock::new();
+    LAYOUTS.get_or_init(|| {
+        let mut r = OpRegistry::default_ref().clone();
+        for op in out_of_tree_layouts().ops() {
+            r.insert(op.clone());
+        }
+        r
     })
 }
 

@@ -9,12 +9,16 @@
 //! `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`). Kinds whose printers are
 //! not written yet are an error naming the kind, never a guess.
 
+mod write;
+
 use crate::body::{dim, Body};
 use crate::hlo::{
     join, signed_list, Cases, COMPARISON_DIRECTION, COMPARISON_TYPE, FFT_TYPE, PRECISION,
     RESULT_ACCURACY_MODE, RNG_ALGORITHM, RNG_DISTRIBUTION, TRANSPOSE,
 };
-use rmlir_format::dialect_hooks::{BytecodeDialect, DialectReader, HookError, HookResult};
+use rmlir_format::dialect_hooks::{
+    Builtin, BytecodeDialect, DialectReader, DialectWriter, HookError, HookResult,
+};
 use rmlir_format::{AttrId, TypeId};
 
 /// The StableHLO dialect's bytecode hooks.
@@ -223,6 +227,32 @@ impl BytecodeDialect for Stablehlo {
             }
         };
         Ok(Some(b.into_type(DIALECT, r.ctx())))
+    }
+
+    fn write_attribute(&self, attr: AttrId, w: &mut dyn DialectWriter) -> bool {
+        write::write_attribute(attr, w)
+    }
+
+    fn write_type(&self, ty: TypeId, w: &mut dyn DialectWriter) -> bool {
+        write::write_type(ty, w)
+    }
+
+    fn parses_bodies(&self) -> bool {
+        true
+    }
+
+    /// `!stablehlo.future<…>` lists builtin types; `#stablehlo.dot_algorithm`
+    /// names them in its three type parameters.
+    fn builtin_at(&self, mnemonic: &str, is_attr: bool, param: Option<&str>) -> Option<Builtin> {
+        match (mnemonic, is_attr, param) {
+            ("future", false, None) => Some(Builtin::Type),
+            (
+                "dot_algorithm",
+                true,
+                Some("lhs_precision_type" | "rhs_precision_type" | "accumulation_type"),
+            ) => Some(Builtin::Type),
+            _ => None,
+        }
     }
 }
 

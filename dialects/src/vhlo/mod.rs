@@ -14,8 +14,11 @@
 mod attrs;
 mod codes;
 mod types;
+mod write;
 
-use rmlir_format::dialect_hooks::{BytecodeDialect, DialectReader, HookError, HookResult};
+use rmlir_format::dialect_hooks::{
+    Builtin, BytecodeDialect, DialectReader, DialectWriter, HookError, HookResult,
+};
 use rmlir_format::{AttrId, TypeId};
 
 /// The VHLO dialect's bytecode hooks.
@@ -41,6 +44,25 @@ impl BytecodeDialect for Vhlo {
     fn read_type(&self, r: &mut dyn DialectReader) -> HookResult<Option<TypeId>> {
         let code = r.read_varint()?;
         types::read(code, r).map(Some)
+    }
+
+    fn write_attribute(&self, attr: AttrId, w: &mut dyn DialectWriter) -> bool {
+        write::write_attribute(attr, w)
+    }
+
+    fn write_type(&self, ty: TypeId, w: &mut dyn DialectWriter) -> bool {
+        write::write_type(ty, w)
+    }
+
+    fn parses_bodies(&self) -> bool {
+        true
+    }
+
+    /// `integer_v1` and `tensor_v1` hold their value as the builtin
+    /// attribute VHLO prints it as (`VhloOps.cpp`'s custom printers).
+    fn builtin_at(&self, mnemonic: &str, is_attr: bool, param: Option<&str>) -> Option<Builtin> {
+        (is_attr && param.is_none() && matches!(mnemonic, "integer_v1" | "tensor_v1"))
+            .then_some(Builtin::Attr)
     }
 }
 
