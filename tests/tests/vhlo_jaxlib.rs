@@ -9,12 +9,19 @@
 //! 0.10.2's print of the same file (`tools/jax-oracle/print_bytecode.py`,
 //! run here).
 //!
+//! Written back as the command line writes them (`rmlir_dialects`'
+//! hooks and layouts), bytecode to bytecode and jaxlib's text to bytecode,
+//! each against what jaxlib writes from the same input at the same version
+//! (`tools/jax-oracle/to_bytecode.py`), and read back by jaxlib.
+//!
 //! jaxlib is found through `RMLIR_JAXLIB_PYTHON` (a Python with the pinned
 //! jax and jaxlib; `.ci/run` makes one).
 
+use rmlir_format::dialect_hooks::DialectRegistry;
+use rmlir_format::Module;
 use rmlir_reader::{BytecodeReader, ReadOptions};
 use rmlir_tests::corpus_dir;
-use rmlir_writer::{print_module, PrintOptions};
+use rmlir_writer::{print_module, PrintOptions, WriteOptions};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -65,27 +72,114 @@ fn jaxlib_prints(files: &[PathBuf], out: &Path) -> Vec<(PathBuf, Result<String, 
         .collect()
 }
 
-/// The layouts and hooks the command line reads with.
-fn options() -> ReadOptions {
-    static DIALECTS: OnceLock<rmlir_format::dialect_hooks::DialectRegistry> = OnceLock::new();
-    let dialects = DIALECTS.get_or_init(|| {
-        let mut r = rmlir_format::dialect_hooks::DialectRegistry::default_ref().clone();
+/// The hooks the command line reads and writes with.
+fn dialects() -> &'static DialectRegistry {
+    static DIALECTS: OnceLock<DialectRegistry> = OnceLock::new();
+    DIALECTS.get_or_init(|| {
+        let mut r = DialectRegistry::default_ref().clone();
         rmlir_dialects::register_all(&mut r);
         r
-    });
+    })
+}
+
+/// The layouts and hooks the command line reads with.
+fn options() -> ReadOptions {
     ReadOptions {
-        dialects: Some(dialects),
+        dialects: Some(dialects()),
         out_of_tree: Some(rmlir_dialects::out_of_tree_layouts),
         ..Default::default()
     }
 }
 
-/// Our print, as `rmlir-bc decode` makes it.
-fn decode(path: &Path) -> Result<String, String> {
+/// A bytecode file read whole, as `rmlir-bc` reads it.
+fn read(path: &Path) -> Result<Module, String> {
     let data = std::fs::read(path).unwrap();
     let mut r = BytecodeReader::open_with_options(&data, &options()).map_err(|e| e.to_string())?;
     r.materialize_all().map_err(|e| e.to_string())?;
-    Ok(print_module(&r.into_module(), PrintOptions::default()))
+    Ok(r.into_module())
+}
+
+/// A text file parsed as `rmlir-bc` parses it (this crate's dialects read
+/// into bodies their hooks write).
+fn parse(path: &Path) -> Module {
+    let data = std::fs::read(path).unwrap();
+    rmlir_reader::parse_module_releasing_deferred_with(
+        &data,
+        &path.to_string_lossy(),
+        rmlir_reader::Limits::default(),
+        Some(dialects()),
+        &|_| {},
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Our print, as `rmlir-bc decode` makes it.
+fn decode(path: &Path) -> Result<String, String> {
+    read(path).map(|m| print_module(&m, PrintOptions::default()))
+}
+
+/// The producer jaxlib 0.10.2's `write_bytecode` writes.
+const JAXLIB_PRODUCER: &str = "MLIR23.0.0git";
+
+/// Our bytecode of `m`, as `rmlir-bc encode`/`convert` write it.
+fn write(m: &Module, version: u64, producer: &str) -> Vec<u8> {
+    let opts = WriteOptions {
+        version,
+        producer: producer.to_string(),
+        dialect_versions: Vec::new(),
+    };
+    rmlir_writer::write_bytecode_with(m, &opts, rmlir_dialects::write_layouts(), dialects())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// What jaxlib writes for each file at each version
+/// (`to_bytecode.py`), by (file, version): the bytes, or jaxlib's error.
+fn jaxlib_writes(
+    files: &[PathBuf],
+    versions: &[u64],
+    out: &Path,
+) -> Vec<(PathBuf, u64, Result<Vec<u8>, String>)> {
+    let script = repo().join("tools/jax-oracle/to_bytecode.py");
+    let list: Vec<String> = versions.iter().map(|v| v.to_string()).collect();
+    let status = Command::new(python())
+        .arg(&script)
+        .arg(out)
+        .arg(list.join(","))
+        .args(files)
+        .status()
+        .expect("runs jaxlib's Python");
+    assert!(status.success(), "{} failed", script.display());
+    let mut r = Vec::new();
+    for f in files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        for &v in versions {
+            let bytes = std::fs::read(out.join(format!("{name}.v{v}.mlirbc")));
+            let err = std::fs::read_to_string(out.join(format!("{name}.error")));
+            let got = match (bytes, err) {
+                (Ok(b), _) => Ok(b),
+                (_, Ok(e)) => Err(e),
+                _ => panic!("no jaxlib output for {name} at v{v}"),
+            };
+            r.push((f.clone(), v, got));
+        }
+    }
+    r
+}
+
+/// `ours` is `jaxlib`'s bytes, or the first byte where it is not.
+fn assert_same_bytes(what: &str, ours: &[u8], jaxlib: &[u8]) {
+    if ours != jaxlib {
+        let at = ours
+            .iter()
+            .zip(jaxlib)
+            .position(|(a, b)| a != b)
+            .unwrap_or(ours.len().min(jaxlib.len()));
+        panic!(
+            "{what}: our {} bytes differ from jaxlib's {} at byte {at}",
+            ours.len(),
+            jaxlib.len()
+        );
+    }
 }
 
 /// Our print of `file` is jaxlib's (whose text has no final newline; ours
@@ -151,7 +245,7 @@ fn compat_suite_prints_as_jaxlib_and_newer_releases_read() {
 }
 
 #[test]
-fn jax_export_artifacts_print_as_jaxlib() {
+fn jax_exports_print_convert_and_encode_as_jaxlib() {
     let out = tmpdir("jax");
     let make = corpus_dir().join("../tools/real-clients/make_jax.py");
     let status = Command::new(python())
@@ -184,26 +278,203 @@ fn jax_export_artifacts_print_as_jaxlib() {
             .unwrap_or_else(|e| panic!("{}: {e}", generic.display()));
         assert_eq!(generic, oracle, "{name}");
     }
+    // `convert` at the file's version, keeping its producer: the file
+    // itself, byte for byte (jaxlib's `write_bytecode` or, for the
+    // portable artifacts, `serialize_portable_artifact` wrote it).
+    for file in &files {
+        let (version, producer) = header(file);
+        let ours = write(&read(file).unwrap(), version, &producer);
+        assert_same_bytes(
+            &format!("convert {}", file.display()),
+            &ours,
+            &std::fs::read(file).unwrap(),
+        );
+    }
+    // `encode` of jaxlib's generic text: what jaxlib writes for the same
+    // text, at each version the files were written at.
+    let mut encoded = 0;
+    for (kind, versions) in [("stablehlo", &[0, 1, 5, 6][..]), ("vhlo", &[6][..])] {
+        let texts: Vec<PathBuf> = ["convnet", "loops", "mlp"]
+            .iter()
+            .map(|m| out.join(format!("{m}.{kind}.generic.mlir")))
+            .collect();
+        for (text, version, theirs) in jaxlib_writes(&texts, versions, &out.join("from-text")) {
+            let theirs = theirs.unwrap_or_else(|e| panic!("{}: {e}", text.display()));
+            let ours = write(&parse(&text), version, JAXLIB_PRODUCER);
+            assert_same_bytes(
+                &format!("encode {} at v{version}", text.display()),
+                &ours,
+                &theirs,
+            );
+            encoded += 1;
+        }
+    }
+    assert_eq!(encoded, 15);
+}
+
+/// A bytecode file's version and producer.
+fn header(file: &Path) -> (u64, String) {
+    let data = std::fs::read(file).unwrap();
+    assert!(
+        data.starts_with(b"ML\xEFR") && data[4] & 1 == 1,
+        "{}",
+        file.display()
+    );
+    let producer = data[5..].split(|&b| b == 0).next().unwrap();
+    (
+        u64::from(data[4] >> 1),
+        String::from_utf8(producer.to_vec()).unwrap(),
+    )
+}
+
+/// The compatibility suite written back: each artifact at its own version
+/// is itself; `convert` of each artifact jaxlib reads gives jaxlib's bytes; `encode` of jaxlib's print of it gives
+/// bytes jaxlib reads back to that print, and jaxlib's own bytes for that
+/// text where jaxlib can parse it and writes it faithfully.
+#[test]
+fn compat_suite_converts_and_encodes_as_jaxlib() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(compat_dir())
+        .unwrap_or_else(|e| panic!("{} is required: {e}", compat_dir().display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".mlir.bc"))
+        .collect();
+    files.sort();
+    // Each artifact (but the refused one) written back at its own version
+    // with its own producer is the artifact, byte for byte: what every
+    // StableHLO release from 0.9.0 to 1.20.0 wrote, bytecode v0 to v6.
+    let mut identical = 0;
+    for file in &files {
+        let Ok(m) = read(file) else { continue };
+        let (version, producer) = header(file);
+        let ours = write(&m, version, &producer);
+        assert_same_bytes(
+            &format!("convert {}", file.display()),
+            &ours,
+            &std::fs::read(file).unwrap(),
+        );
+        identical += 1;
+    }
+    assert_eq!(identical, 33);
+    let out = tmpdir("compat-write");
+    let print_dir = out.join("print");
+    let readable: Vec<(PathBuf, String)> = jaxlib_prints(&files, &print_dir)
+        .into_iter()
+        .filter_map(|(f, r)| r.ok().map(|t| (f, t)))
+        .collect();
+    assert_eq!(readable.len(), 30);
+    let bcs: Vec<PathBuf> = readable.iter().map(|(f, _)| f.clone()).collect();
+    let mut converted = 0;
+    for (file, version, theirs) in jaxlib_writes(&bcs, &[6], &out.join("from-bc")) {
+        let theirs = theirs.unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let ours = write(&read(&file).unwrap(), version, JAXLIB_PRODUCER);
+        assert_same_bytes(&format!("convert {}", file.display()), &ours, &theirs);
+        converted += 1;
+    }
+    let texts: Vec<PathBuf> = readable
+        .iter()
+        .map(|(f, _)| {
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            print_dir.join(format!("{name}.txt"))
+        })
+        .collect();
+    let ours_dir = out.join("ours");
+    std::fs::create_dir_all(&ours_dir).unwrap();
+    let (mut same, mut unparsed) = (0, 0);
+    let mut lossy = Vec::new();
+    let mut ours_files = Vec::new();
+    for (text, version, theirs) in jaxlib_writes(&texts, &[6], &out.join("from-text")) {
+        let ours = write(&parse(&text), version, JAXLIB_PRODUCER);
+        let name = text.file_name().unwrap().to_string_lossy().into_owned();
+        let path = ours_dir.join(format!("{name}.mlirbc"));
+        std::fs::write(&path, &ours).unwrap();
+        ours_files.push((path, text.clone()));
+        match theirs {
+            // jaxlib 0.10.2 cannot parse its own print of 15 of these
+            // (`!vhlo.tuple_v1<>` of no types).
+            Err(_) => unparsed += 1,
+            // jaxlib parses `#vhlo.float_v1<1.000000e-03 : !vhlo.f32_v1>`
+            // into a double and writes its 64 bits where the type says
+            // 32; it reads that back as another number (checked below).
+            // We write the f32, as jaxlib does from bytecode.
+            Ok(theirs)
+                if std::fs::read_to_string(&text)
+                    .unwrap()
+                    .contains("#vhlo.float_v1<") =>
+            {
+                assert_ne!(ours, theirs, "{name}");
+                let jax = out
+                    .join("from-text")
+                    .join(format!("{name}.v{version}.mlirbc"));
+                lossy.push((jax, text.clone()));
+            }
+            Ok(theirs) => {
+                assert_same_bytes(&format!("encode {name}"), &ours, &theirs);
+                same += 1;
+            }
+        }
+    }
+    // jaxlib reads every file we wrote back to the text we wrote it from.
+    let paths: Vec<PathBuf> = ours_files.iter().map(|(p, _)| p.clone()).collect();
+    for ((path, text), (_, back)) in ours_files
+        .iter()
+        .zip(jaxlib_prints(&paths, &out.join("back")))
+    {
+        let back = back.unwrap_or_else(|e| panic!("jaxlib cannot read {}: {e}", path.display()));
+        assert!(
+            back == std::fs::read_to_string(text).unwrap(),
+            "jaxlib reads {} as another module",
+            path.display()
+        );
+    }
+    // jaxlib's own bytes for the texts with float_v1 do not read back to
+    // them: the difference is jaxlib's loss, not ours.
+    let jax: Vec<PathBuf> = lossy.iter().map(|(j, _)| j.clone()).collect();
+    for ((_, text), (file, back)) in lossy.iter().zip(jaxlib_prints(&jax, &out.join("jax-back"))) {
+        let back = back.unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        assert!(
+            back != std::fs::read_to_string(text).unwrap(),
+            "{}",
+            file.display()
+        );
+    }
+    eprintln!(
+        "compatibility suite written: {identical}/33 artifacts written back at their own version are themselves; convert {converted}/30 as jaxlib; encode of jaxlib's print: \
+         {same} as jaxlib, {} where jaxlib's own bytes lose float_v1 values, {unparsed} jaxlib cannot parse; \
+         jaxlib reads all {} of ours back to the same text",
+        lossy.len(),
+        ours_files.len()
+    );
+    assert_eq!(converted, 30);
+    assert_eq!((same, lossy.len(), unparsed), (1, 14, 15));
 }
 
 #[test]
-fn stablehlo_attribute_kinds_print_as_jaxlib() {
+fn stablehlo_attribute_kinds_print_and_write_as_jaxlib() {
     let out = tmpdir("fixture");
     let fixture = repo().join("tests/fixtures/stablehlo_attrs.mlir");
-    let status = Command::new(python())
-        .arg(repo().join("tools/jax-oracle/to_bytecode.py"))
-        .arg(&fixture)
-        .arg(&out)
-        .args(["1", "6"])
-        .status()
-        .expect("runs to_bytecode.py");
-    assert!(status.success());
-    let files = [
-        out.join("stablehlo_attrs.v1.mlirbc"),
-        out.join("stablehlo_attrs.v6.mlirbc"),
-    ];
+    let written = jaxlib_writes(std::slice::from_ref(&fixture), &[1, 6], &out);
+    let files: Vec<PathBuf> = written
+        .iter()
+        .map(|(_, v, r)| {
+            r.as_ref().expect("jaxlib writes the fixture");
+            out.join(format!("stablehlo_attrs.mlir.v{v}.mlirbc"))
+        })
+        .collect();
     for (file, oracle) in jaxlib_prints(&files, &out.join("oracle")) {
         let oracle = oracle.expect("jaxlib reads what it wrote");
+        // Written back from what we read: jaxlib's bytes.
+        let version = header(&file).0;
+        let theirs = std::fs::read(&file).unwrap();
+        let ours = write(&read(&file).unwrap(), version, JAXLIB_PRODUCER);
+        assert_same_bytes(&format!("convert {}", file.display()), &ours, &theirs);
+        // And from jaxlib's generic print of it: what jaxlib writes for
+        // that text.
+        let text = out.join(format!("generic.v{version}.mlir"));
+        std::fs::write(&text, &oracle).unwrap();
+        let from_text = jaxlib_writes(std::slice::from_ref(&text), &[version], &out.join("text"));
+        let theirs = from_text[0].2.as_ref().expect("jaxlib parses its print");
+        let ours = write(&parse(&text), version, JAXLIB_PRODUCER);
+        assert_same_bytes(&format!("encode {}", text.display()), &ours, theirs);
         // The fixture holds every kind we print, at least once.
         for kind in [
             "#stablehlo.gather<",
