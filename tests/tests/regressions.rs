@@ -45,17 +45,64 @@ fn bytecode_regressions_read_cleanly() {
     }
 }
 
+/// The command line's hooks: the library's and `rmlir-dialects`'.
+fn cli_dialects() -> &'static rmlir_format::dialect_hooks::DialectRegistry {
+    static R: std::sync::OnceLock<rmlir_format::dialect_hooks::DialectRegistry> =
+        std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        let mut r = rmlir_format::dialect_hooks::DialectRegistry::default_ref().clone();
+        rmlir_dialects::register_all(&mut r);
+        r
+    })
+}
+
+/// Each text input through the parser and the bytecode round trip, as the
+/// `text_roundtrip` target runs it: with the library's defaults, and with
+/// the command line's dialects (their text bodies, layouts and encodings).
 #[test]
 fn text_regressions_parse_cleanly() {
     for f in files("text") {
         let data = std::fs::read(&f).unwrap();
-        let Ok(m) = rmlir_reader::parse_module(&data, "regression.mlir") else {
-            continue;
-        };
-        let first = rmlir_writer::print_module(&m, Default::default());
-        if let Ok(bc) = rmlir_writer::write_bytecode(&m, &Default::default()) {
-            let back = rmlir_reader::read_bytecode(&bc)
-                .unwrap_or_else(|e| panic!("{}: own bytecode does not read: {e}", f.display()));
+        for cli in [false, true] {
+            let parsed = if cli {
+                rmlir_reader::parse_module_releasing_deferred_with(
+                    &data,
+                    "regression.mlir",
+                    Default::default(),
+                    Some(cli_dialects()),
+                    &|_| {},
+                )
+            } else {
+                rmlir_reader::parse_module(&data, "regression.mlir")
+            };
+            let Ok(m) = parsed else {
+                continue;
+            };
+            let first = rmlir_writer::print_module(&m, Default::default());
+            let written = if cli {
+                rmlir_writer::write_bytecode_with(
+                    &m,
+                    &Default::default(),
+                    rmlir_dialects::write_layouts(),
+                    cli_dialects(),
+                )
+            } else {
+                rmlir_writer::write_bytecode(&m, &Default::default())
+            };
+            let Ok(bc) = written else {
+                continue;
+            };
+            let read = rmlir_reader::ReadOptions {
+                dialects: Some(cli_dialects()),
+                out_of_tree: Some(rmlir_dialects::out_of_tree_layouts),
+                ..Default::default()
+            };
+            let back = if cli {
+                rmlir_reader::read_bytecode_with_options(&bc, &read)
+            } else {
+                rmlir_reader::read_bytecode(&bc)
+            }
+            .unwrap_or_else(|e| panic!("{}: own bytecode does not read: {e}", f.display()));
             let second = rmlir_writer::print_module(&back, Default::default());
             if first != second && rmlir_tests::known_round_trip_divergence(&m, &first) {
                 continue;
@@ -63,7 +110,7 @@ fn text_regressions_parse_cleanly() {
             assert_eq!(
                 first,
                 second,
-                "{}: bytecode round trip changed the module",
+                "{} (command line's dialects: {cli}): bytecode round trip changed the module",
                 f.display()
             );
         }

@@ -1,0 +1,13 @@
+#loc2 = loc("-":17:16)
+#loc3 = loc("-":55:38)
+"builtin.module"() ({
+  "func.func"() <{function_type = (!stablehlo.token, tensor<?xf32, #stablehlo.counds<8>>) -> (!stablehlo.token, !stablehlo.future<tensor<2xf32>, tensor<i1>>), sym_name = "f"}> ({
+  ^bb0(%arg0: !stablehlo.token loc("-":17:16), %arg1: tensor<?xf32, #stablehlo.bounds<8>> loc("-":17:38)):
+    %0 = "t.mk"() : () -> !stablehlo.future<tensor<2xf32>, tensor<i1>> loc(#loc4)
+    "func.return"(%arg0, %0) : (!stablehlo.token, !stablehlo.future<tensor<2xf32>, tensor<i1>>) -> () loc(#loc5)
+  }) : () -> () loc(#loc1)
+}) {t.a = #stablehlo.gather<offset_dims = [1]olpal c,sed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, t.b = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 0>, d.c = #stablehlo.channel_handle<handle = 1, type = 2>, t.d = #stablehlo.bounds<16, ?>, t.e = #stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index =hing_dims = [2], scatter_indices_batching_dims = [0], index_vector_dim = 3>, t.n = [#chlo<comparison_direction GT>, #chlo<comparison_type FLOAT>, #chlo<comparison_direction EQ>, #chlo<precision HIGH>]} : () -> () loc(#loc)
+#loc = loc("-":1:1)
+#loc1 = loc("-":17:3)
+#loc4 = loc("-":18:10)
+#loc5 = loc("-":19:5)
