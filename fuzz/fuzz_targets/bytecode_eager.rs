@@ -4,6 +4,9 @@
 //! so must a full read on two threads (file locations parsed in parallel,
 //! bodies read into forked fragments; SPEC.md §6.6.1, §6.7.6). It reads
 //! with the command line's dialects: VHLO's encodings too (SPEC.md §10).
+//! What reads is written back as `convert` writes it (those dialects'
+//! write hooks and layouts, SPEC.md §10.3): the writer accepts it or
+//! refuses it cleanly, and what it writes reads back to the same print.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -47,6 +50,22 @@ fuzz_target!(|data: &[u8]| {
     // entry decoded (and cached) earlier is not decoded again: decoding
     // locations (or, in parts, every entry) ahead shortens chains, so it
     // may read what the plain order refused at that limit.
+    if let Ok(m) = rmlir_reader::read_bytecode_with_options(data, &opts) {
+        let first = rmlir_writer::print_module(&m, Default::default());
+        if let Ok(bc) = rmlir_writer::write_bytecode_with(
+            &m,
+            &Default::default(),
+            rmlir_dialects::write_layouts(),
+            opts.dialects.expect("set above"),
+        ) {
+            let back = rmlir_reader::read_bytecode_with_options(&bc, &opts)
+                .unwrap_or_else(|e| panic!("our own bytecode does not read back: {e}\n{first}"));
+            let second = rmlir_writer::print_module(&back, Default::default());
+            if first != second && !rmlir_tests::known_round_trip_divergence(&m, &first) {
+                assert_eq!(first, second, "bytecode round trip changed the module");
+            }
+        }
+    }
     let depth_limited = matches!(&plain, Err(e) if e.contains("nesting deeper than the limit"));
     for (read, what) in [(full, "a full read"), (parts, "a full read in two parts")] {
         if !(depth_limited && read.is_ok()) {

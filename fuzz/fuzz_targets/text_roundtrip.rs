@@ -1,6 +1,9 @@
 //! Text → IR → bytecode → IR: when the text parses and the writer accepts
 //! the module, the decoded module prints exactly like the parsed one.
 //! The parsed module also prints the same through the parallel printer.
+//! Parsing, writing and reading use the command line's dialects, so VHLO's,
+//! StableHLO's and CHLO's bodies and encodings are covered (SPEC.md
+//! §10.3, §10.4).
 //!
 //! One known divergence is skipped: dialect attributes holding
 //! `distinct[N]<>` ids are written as textual entries, and reading each
@@ -20,10 +23,28 @@ use libfuzzer_sys::fuzz_target;
 
 use rmlir_tests::known_round_trip_divergence;
 
+/// The command line's hooks: the library's and `rmlir-dialects`'.
+fn dialects() -> &'static rmlir_format::dialect_hooks::DialectRegistry {
+    static DIALECTS: std::sync::OnceLock<rmlir_format::dialect_hooks::DialectRegistry> =
+        std::sync::OnceLock::new();
+    DIALECTS.get_or_init(|| {
+        let mut r = rmlir_format::dialect_hooks::DialectRegistry::default_ref().clone();
+        rmlir_dialects::register_all(&mut r);
+        r
+    })
+}
+
 fuzz_target!(|data: &[u8]| {
-    let Ok(m) = rmlir_reader::parse_module(data, "fuzz.mlir") else {
+    let Ok(mut m) = rmlir_reader::parse_module_releasing_deferred_with(
+        data,
+        "fuzz.mlir",
+        Default::default(),
+        Some(dialects()),
+        &|_| {},
+    ) else {
         return;
     };
+    m.settle_use_list_orders();
     let first = rmlir_writer::print_module(&m, Default::default());
     // The parallel printer (split alias walk, chunks handed to a writer
     // in order) prints what the sequential one does (SPEC.md §4.5).
@@ -37,10 +58,20 @@ fuzz_target!(|data: &[u8]| {
         streamed == first.as_bytes(),
         "the parallel printer differs from the sequential one"
     );
-    let Ok(bc) = rmlir_writer::write_bytecode(&m, &Default::default()) else {
+    let Ok(bc) = rmlir_writer::write_bytecode_with(
+        &m,
+        &Default::default(),
+        rmlir_dialects::write_layouts(),
+        dialects(),
+    ) else {
         return;
     };
-    let back = match rmlir_reader::read_bytecode(&bc) {
+    let read = rmlir_reader::ReadOptions {
+        dialects: Some(dialects()),
+        out_of_tree: Some(rmlir_dialects::out_of_tree_layouts),
+        ..Default::default()
+    };
+    let back = match rmlir_reader::read_bytecode_with_options(&bc, &read) {
         Ok(b) => b,
         Err(e) => panic!("our own bytecode does not read back: {e}\ninput:\n{first}"),
     };
