@@ -71,6 +71,20 @@ impl Body {
         })
     }
 
+    /// The attribute `#dialect.body`, made through a writer (a value a
+    /// hook writes that the module may not hold).
+    pub fn into_attr_with(
+        mut self,
+        dialect: &str,
+        w: &mut dyn rmlir_format::dialect_hooks::DialectWriter,
+    ) -> Option<AttrId> {
+        let body = self.finish(dialect);
+        w.intern_attr(AttrData::Dialect {
+            body: Box::new(body),
+            ty: None,
+        })
+    }
+
     /// The type `!dialect.body` (or `!dialect<body>`).
     pub fn into_type(mut self, dialect: &str, ctx: &mut Context) -> TypeId {
         let body = self.finish(dialect);

@@ -8,11 +8,13 @@
 //!   portable artifacts.
 //! - [`stablehlo`]: StableHLO itself, as jaxlib's `write_bytecode` writes it.
 //! - [`chlo`]: StableHLO's client dialect, beside it in jaxlib's modules.
+//! - [`sdy`]: Shardy, whose sharding rules jaxlib puts on custom calls.
 
 mod body;
 pub mod chlo;
 mod hlo;
 mod out;
+pub mod sdy;
 pub mod stablehlo;
 mod unbody;
 pub mod vhlo;
@@ -23,10 +25,11 @@ use std::sync::{Arc, OnceLock};
 
 /// Adds the bytecode hooks of every dialect of this crate to `registry`.
 pub fn register_all(registry: &mut DialectRegistry) {
-    let hooks: [Arc<dyn BytecodeDialect>; 3] = [
+    let hooks: [Arc<dyn BytecodeDialect>; 4] = [
         Arc::new(vhlo::Vhlo),
         Arc::new(stablehlo::Stablehlo),
         Arc::new(chlo::Chlo),
+        Arc::new(sdy::Sdy),
     ];
     for hook in hooks {
         registry.register(hook);
