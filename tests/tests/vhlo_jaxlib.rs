@@ -504,3 +504,63 @@ fn stablehlo_attribute_kinds_print_and_write_as_jaxlib() {
         assert_prints_as_jaxlib(&file, &oracle);
     }
 }
+
+/// Exports shaped like what people ship (`tools/jax-oracle/export_models.py`:
+/// attention in bf16, sorts and linalg custom calls with Shardy sharding
+/// rules, FFTs and random numbers over mixed element types, a
+/// shape-polymorphic export), each as a portable artifact and as StableHLO
+/// bytecode at v6 and v1: our print is jaxlib's, `convert` at the file's
+/// version and producer is the file, and `encode` of jaxlib's generic text
+/// is jaxlib's bytes for that text.
+#[test]
+fn exported_models_print_convert_and_encode_as_jaxlib() {
+    let out = tmpdir("models");
+    let script = repo().join("tools/jax-oracle/export_models.py");
+    let status = Command::new(python())
+        .arg(&script)
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("runs jaxlib's Python");
+    assert!(status.success(), "{} failed", script.display());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".mlirbc"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 12, "{files:?}");
+    let mut with_sdy = 0;
+    for (file, oracle) in jaxlib_prints(&files, &out.join("oracle")) {
+        let oracle = oracle.unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        with_sdy += usize::from(oracle.contains("#sdy.op_sharding_rule<"));
+        assert_prints_as_jaxlib(&file, &oracle);
+        let (version, producer) = header(&file);
+        let ours = write(&read(&file).unwrap(), version, &producer);
+        assert_same_bytes(
+            &format!("convert {}", file.display()),
+            &ours,
+            &std::fs::read(&file).unwrap(),
+        );
+    }
+    // The linalg custom calls carry Shardy rules, in all three forms.
+    assert_eq!(with_sdy, 3);
+    let mut encoded = 0;
+    for (kind, versions) in [("stablehlo", &[1, 6][..]), ("vhlo", &[6][..])] {
+        let texts: Vec<PathBuf> = ["attention", "sorts", "fftrng", "poly"]
+            .iter()
+            .map(|m| out.join(format!("{m}.{kind}.generic.mlir")))
+            .collect();
+        for (text, version, theirs) in jaxlib_writes(&texts, versions, &out.join("from-text")) {
+            let theirs = theirs.unwrap_or_else(|e| panic!("{}: {e}", text.display()));
+            let ours = write(&parse(&text), version, JAXLIB_PRODUCER);
+            assert_same_bytes(
+                &format!("encode {} at v{version}", text.display()),
+                &ours,
+                &theirs,
+            );
+            encoded += 1;
+        }
+    }
+    assert_eq!(encoded, 12);
+}
