@@ -50,7 +50,10 @@ pub fn write(
             crate::dialects::upstream_registry(),
         )
     } else {
-        (rmlir_dialects::write_layouts(), crate::dialects::registry())
+        (
+            rmlir_dialects::layouts_for_writing(&loaded.module),
+            crate::dialects::registry(),
+        )
     };
     let encoded = rmlir_writer::encode_bytecode(&loaded.module, &opts, layouts, dialects)
         .map_err(|e| format!("{inp_name}: {e}"))?;

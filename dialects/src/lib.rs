@@ -84,6 +84,27 @@ pub fn out_of_tree_layouts() -> &'static OpRegistry {
     })
 }
 
+/// The dialects whose op layouts [`out_of_tree_layouts`] holds.
+pub const LAYOUT_DIALECTS: &[&str] = &["vhlo", "stablehlo", "chlo"];
+
+/// The layouts to write `m` with: [`write_layouts`] when `m` names an op
+/// of [`LAYOUT_DIALECTS`], else MLIR 22's alone, so that writing any other
+/// module does not pay for building this crate's (a few milliseconds, more
+/// than a small file's whole conversion).
+pub fn layouts_for_writing(m: &rmlir_format::Module) -> &'static OpRegistry {
+    let ours = (0..m.op_names.len() as u32).any(|i| {
+        let name = m.op_names.get(rmlir_format::OpNameId(i));
+        LAYOUT_DIALECTS.iter().any(|d| {
+            name.len() > d.len() && name.starts_with(d.as_bytes()) && name[d.len()] == b'.'
+        })
+    });
+    if ours {
+        write_layouts()
+    } else {
+        OpRegistry::default_ref()
+    }
+}
+
 /// MLIR 22's op layouts (what the writer writes upstream ops with) and
 /// [`out_of_tree_layouts`] together, for writing: an op of this crate's
 /// dialects is then written registered, its properties in its layout, as
