@@ -39,6 +39,12 @@ impl Body {
         self
     }
 
+    /// A nested attribute printed stripped (its text after its mnemonic).
+    pub fn stripped(&mut self, a: AttrId) -> &mut Self {
+        self.pieces.push(BodyPiece::Stripped(a));
+        self
+    }
+
     pub fn ty(&mut self, t: TypeId) -> &mut Self {
         self.pieces.push(BodyPiece::Type(t));
         self

@@ -40,6 +40,7 @@ pub fn register_all(registry: &mut DialectRegistry) {
 /// reader's `ReadOptions::out_of_tree`:
 /// - VHLO's ops from StableHLO 1.20.0's ODS. VHLO ops are frozen once
 ///   released, so the newest release's set reads every older artifact.
+/// - sdy's ops from Shardy a0277a83's ODS.
 /// - stablehlo's and chlo's ops from StableHLO 1.16.4's. These are not
 ///   frozen: 1.19.0 added `result_tilings` to `stablehlo.custom_call` and
 ///   `is_stable` to `chlo.top_k` (which moves `k`), 1.20.0
@@ -61,11 +62,15 @@ pub fn out_of_tree_layouts() -> &'static OpRegistry {
                 include_str!("../../format/data/ods-layouts-stablehlo-1.16.4.json"),
                 &["stablehlo.", "chlo."][..],
             ),
+            (
+                include_str!("../../format/data/ods-layouts-sdy.json"),
+                &["sdy."][..],
+            ),
         ];
         for (text, prefixes) in sources {
             let mut all = OpRegistry::new();
             all.load_json(text)
-                .expect("the checked-in StableHLO layouts are valid (tools/ods-json/check.sh)");
+                .expect("the checked-in layouts are valid (tools/ods-json/check.sh)");
             ops.extend(
                 all.ops()
                     .filter(|op| prefixes.iter().any(|p| op.name.starts_with(p)))
@@ -75,9 +80,10 @@ pub fn out_of_tree_layouts() -> &'static OpRegistry {
         ops.sort_by(|a, b| a.name.cmp(&b.name));
         OpRegistry::from_data(RegistryData {
             mlir_release: format!(
-                "StableHLO (vhlo of {}, stablehlo and chlo of {})",
+                "StableHLO (vhlo of {}, stablehlo and chlo of {}) and Shardy {}",
                 vhlo::STABLEHLO_RELEASE,
-                stablehlo::LAYOUTS_RELEASE
+                stablehlo::LAYOUTS_RELEASE,
+                sdy::SHARDY_RELEASE
             ),
             ops,
         })
@@ -85,7 +91,7 @@ pub fn out_of_tree_layouts() -> &'static OpRegistry {
 }
 
 /// The dialects whose op layouts [`out_of_tree_layouts`] holds.
-pub const LAYOUT_DIALECTS: &[&str] = &["vhlo", "stablehlo", "chlo"];
+pub const LAYOUT_DIALECTS: &[&str] = &["vhlo", "stablehlo", "chlo", "sdy"];
 
 /// The layouts to write `m` with: [`write_layouts`] when `m` names an op
 /// of [`LAYOUT_DIALECTS`], else MLIR 22's alone, so that writing any other
@@ -129,10 +135,15 @@ mod tests {
         let r = super::out_of_tree_layouts();
         let count = |p: &str| r.ops().filter(|op| op.name.starts_with(p)).count();
         assert_eq!(
-            (count("vhlo."), count("stablehlo."), count("chlo.")),
-            (145, 117, 50)
+            (
+                count("vhlo."),
+                count("stablehlo."),
+                count("chlo."),
+                count("sdy.")
+            ),
+            (145, 117, 50, 19)
         );
-        assert_eq!(r.len(), 145 + 117 + 50);
+        assert_eq!(r.len(), 145 + 117 + 50 + 19);
         // VHLO's ODS gives its ops no traits: not even `vhlo.func_v1` is
         // IsolatedFromAbove.
         let f = r.get(b"vhlo.func_v1").expect("vhlo.func_v1");

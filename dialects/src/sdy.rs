@@ -1,18 +1,20 @@
 //! Shardy (`sdy`, SPEC.md §10.5): the sharding dialect jaxlib's modules
 //! carry. Its bytecode encodings (`bytecode.td`, Shardy a0277a83) give 18
-//! attribute kinds a code each; what jax.export writes for an unsharded
-//! model is the sharding rule of a custom call (linalg's QR, Cholesky,
-//! eigh, …): `#sdy.op_sharding_rule<([i, j])->([k, l], [m]) {i=6, j=6,
-//! k=6, l=6, m=6}, custom>`. Those three kinds are read, printed and
-//! written here; the others are refused by name until their printers are
-//! written.
+//! attribute kinds a code each. jax.export writes the sharding rule of a
+//! custom call (linalg's QR, Cholesky, eigh, …:
+//! `#sdy.op_sharding_rule<([i, j])->([k, l], [m]) {i=6, …}, custom>`), and
+//! for a sharded function a mesh and shardings
+//! (`#sdy.sharding<@mesh, [{"x"}, {}]>`). Those kinds and what they nest
+//! (13 of 18) are read, printed and written here; the others are refused
+//! by name until their printers are written.
 //!
-//! A rule refers to its tensor mappings, and they to their dimension
-//! mappings, as attributes of their own (table entries), but prints them
-//! inline, each factor by its symbol (`i` … `z`, then `z_1`, `z_2`, …:
-//! Shardy's `factorSymbolString`). The bodies here are that text; the
-//! nested attributes a rule writes are made again from it, as the reader
-//! made them.
+//! A sharding refers to its dimension shardings, and they to their axes,
+//! as attributes of their own (table entries), printed stripped inside it;
+//! a rule prints its mappings inline, each factor by its symbol (`i` …
+//! `z`, then `z_1`, `z_2`, …: Shardy's `factorSymbolString`). The bodies
+//! here are that text (a sharding's mesh reference, and a sharding list's
+//! shardings, as pieces); the nested attributes a body writes are made
+//! again from it, as the reader made them.
 
 use crate::body::Body;
 use crate::out::Out;
@@ -27,6 +29,9 @@ pub struct Sdy;
 
 /// The dialect's name.
 pub const DIALECT: &str = "sdy";
+
+/// The Shardy commit whose ODS and bytecode encodings this module follows.
+pub const SHARDY_RELEASE: &str = "a0277a83";
 
 /// Shardy's attribute kinds by code (`SdyDialectTypes`).
 const KINDS: &[&str] = &[
@@ -50,6 +55,16 @@ const KINDS: &[&str] = &[
     "sharding (v3)",
 ];
 
+const MESH_AXIS: u64 = 1;
+const MESH: u64 = 2;
+const SUB_AXIS_INFO: u64 = 3;
+const AXIS_REF: u64 = 4;
+const DIM_SHARDING: u64 = 5;
+const SHARDING_V1: u64 = 6;
+const SHARDING_PER_VALUE_V1: u64 = 7;
+const SHARDING_V2: u64 = 15;
+const SHARDING_PER_VALUE_V2: u64 = 16;
+const SHARDING_V3: u64 = 17;
 const DIM_MAPPING: u64 = 8;
 const TENSOR_MAPPING: u64 = 9;
 const OP_SHARDING_RULE: u64 = 10;
@@ -111,17 +126,99 @@ fn tensor_mapping_body(dims: &[Vec<i64>]) -> Body {
     Body::new(&format!("tensor_mapping[{}]", dims.join(", ")))
 }
 
-/// The text of a body whose pieces are all text.
+/// The text `a` prints as (after `#sdy.`): its body, with a nested
+/// symbol reference as `@name` and a nested sdy attribute stripped.
 fn text_of(w: &dyn DialectWriter, a: AttrId) -> Option<String> {
     let body = attr_body(w, DIALECT, a)?;
     let mut s = String::new();
     for p in &body.pieces {
         match p {
             BodyPiece::Text(t) => s.push_str(t),
+            BodyPiece::Attr(x) => match &*w.attr_data(*x) {
+                AttrData::SymbolRef { root, nested } if nested.is_empty() => {
+                    s.push('@');
+                    let bare = root
+                        .first()
+                        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+                        && root
+                            .iter()
+                            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.'));
+                    if bare {
+                        s.push_str(std::str::from_utf8(root).ok()?);
+                    } else {
+                        s.push_str(&quoted(root));
+                    }
+                }
+                _ => return None,
+            },
+            BodyPiece::Stripped(x) => {
+                let t = text_of(w, *x)?;
+                let rest = t.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+                s.push_str(rest);
+            }
             _ => return None,
         }
     }
     Some(s)
+}
+
+/// A string as Shardy prints an axis name: quoted.
+fn quoted(s: &[u8]) -> String {
+    let mut q = String::new();
+    rmlir_format::escape::write_quoted(s, &mut q);
+    q
+}
+
+/// Whether `a` is an sdy attribute whose body starts with `prefix`.
+fn is_kind(ctx: &rmlir_format::Context, a: AttrId, prefix: &str) -> bool {
+    match ctx.attr(a) {
+        AttrData::Dialect { body, ty: None } if &*body.dialect == DIALECT => {
+            matches!(body.pieces.first(), Some(BodyPiece::Text(t)) if t.starts_with(prefix))
+        }
+        _ => false,
+    }
+}
+
+/// Attribute `a`, an sdy `mnemonic` this hook read, printed stripped (its
+/// text after the mnemonic).
+fn stripped(r: &mut dyn DialectReader, a: AttrId, mnemonic: &str) -> HookResult<String> {
+    let bad = || HookError(format!("sdy attribute where a {mnemonic} belongs"));
+    let AttrData::Dialect { body, ty: None } = r.ctx().attr(a) else {
+        return Err(bad());
+    };
+    match &body.pieces[..] {
+        [BodyPiece::Text(t)] if &*body.dialect == DIALECT => t
+            .strip_prefix(mnemonic)
+            .filter(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+            .map(str::to_string)
+            .ok_or_else(bad),
+        _ => Err(bad()),
+    }
+}
+
+/// A count, then that many `mnemonic` attributes, each printed stripped.
+fn stripped_list(r: &mut dyn DialectReader, mnemonic: &str) -> HookResult<Vec<String>> {
+    let n = r.read_varint()?;
+    let mut v = Vec::new();
+    for _ in 0..n {
+        let a = r.read_attribute()?;
+        v.push(stripped(r, a, mnemonic)?);
+    }
+    Ok(v)
+}
+
+/// A sharding's mesh when it is inline (`mesh<["x"=2]>`, as
+/// `printMeshOrRef` prints it); `None` for a reference (`@mesh`).
+fn mesh_text(r: &mut dyn DialectReader, a: AttrId) -> Option<String> {
+    let AttrData::Dialect { body, ty: None } = r.ctx().attr(a) else {
+        return None;
+    };
+    match &body.pieces[..] {
+        [BodyPiece::Text(t)] if &*body.dialect == DIALECT && t.starts_with("mesh<") => {
+            Some(t.to_string())
+        }
+        _ => None,
+    }
 }
 
 /// The dimensions of a tensor mapping's text (`[i, jk]`, the mnemonic
@@ -193,6 +290,120 @@ impl BytecodeDialect for Sdy {
                 text.push('>');
                 Body::new(&text)
             }
+            MESH_AXIS => {
+                let name = quoted(&r.read_string()?);
+                let size = r.read_signed_varint()?;
+                Body::new(&format!("mesh_axis{name}={size}"))
+            }
+            MESH => {
+                let n = r.read_varint()?;
+                let mut axes = Vec::new();
+                for _ in 0..n {
+                    let a = r.read_attribute()?;
+                    axes.push(stripped(r, a, "mesh_axis")?);
+                }
+                let ids = crate::hlo::signed_list(r)?;
+                let mut t = format!("mesh<[{}]", axes.join(", "));
+                if !ids.is_empty() {
+                    t.push_str(&format!(", device_ids=[{}]", crate::hlo::join(&ids)));
+                }
+                t.push('>');
+                Body::new(&t)
+            }
+            SUB_AXIS_INFO => {
+                let pre = r.read_signed_varint()?;
+                let size = r.read_signed_varint()?;
+                Body::new(&format!("sub_axis_info({pre}){size}"))
+            }
+            AXIS_REF => {
+                let name = quoted(&r.read_string()?);
+                let mut t = format!("axis_ref{name}");
+                if let Some(a) = r.read_optional_attribute()? {
+                    t.push(':');
+                    t.push_str(&stripped(r, a, "sub_axis_info")?);
+                }
+                Body::new(&t)
+            }
+            DIM_SHARDING => {
+                let axes = stripped_list(r, "axis_ref")?;
+                let closed = match r.read_byte()? {
+                    0 => false,
+                    1 => true,
+                    b => {
+                        return Err(HookError(format!(
+                            "sdy dimension_sharding with is_closed byte {b} (expected 0 or 1)"
+                        )))
+                    }
+                };
+                let v = r.read_varint()?;
+                let priority = (v & 1 == 1).then_some(v >> 1);
+                let mut t = format!("dimension_sharding{{{}", axes.join(", "));
+                if !closed {
+                    t.push_str(if axes.is_empty() { "?" } else { ", ?" });
+                }
+                t.push('}');
+                if let Some(p) = priority {
+                    t.push_str(&format!("p{p}"));
+                }
+                Body::new(&t)
+            }
+            SHARDING_V1 | SHARDING_V2 | SHARDING_V3 => {
+                let mesh = r.read_attribute()?;
+                let dims = stripped_list(r, "dimension_sharding")?;
+                let replicated = stripped_list(r, "axis_ref")?;
+                let unreduced = if code == SHARDING_V1 {
+                    Vec::new()
+                } else {
+                    stripped_list(r, "axis_ref")?
+                };
+                let op = if code == SHARDING_V3 {
+                    match r.read_signed_varint()? {
+                        0 => "",
+                        1 => "max",
+                        2 => "min",
+                        v => {
+                            return Err(HookError(format!(
+                                "sdy sharding with reduction op {v} (expected 0 sum, 1 max or 2 min)"
+                            )))
+                        }
+                    }
+                } else {
+                    ""
+                };
+                let mut b = Body::new("sharding<");
+                match mesh_text(r, mesh) {
+                    Some(inline) => b.text(&inline),
+                    None => b.attr(mesh),
+                };
+                let mut t = format!(", [{}]", dims.join(", "));
+                if !replicated.is_empty() {
+                    t.push_str(&format!(", replicated={{{}}}", replicated.join(", ")));
+                }
+                if !unreduced.is_empty() {
+                    t.push_str(&format!(", unreduced={op}{{{}}}", unreduced.join(", ")));
+                }
+                t.push('>');
+                b.text(&t);
+                b
+            }
+            SHARDING_PER_VALUE_V1 | SHARDING_PER_VALUE_V2 => {
+                let n = r.read_varint()?;
+                let mut b = Body::new("sharding_per_value<[");
+                for i in 0..n {
+                    if i > 0 {
+                        b.text(", ");
+                    }
+                    let a = r.read_attribute()?;
+                    if !is_kind(r.ctx(), a, "sharding<") {
+                        return Err(HookError(
+                            "sdy sharding_per_value of an attribute that is not a sharding".into(),
+                        ));
+                    }
+                    b.stripped(a);
+                }
+                b.text("]>");
+                b
+            }
             _ => {
                 return Err(HookError(match KINDS.get(code as usize) {
                     Some(kind) => format!(
@@ -256,6 +467,322 @@ fn tensor_mapping_text(r: &mut dyn DialectReader, a: AttrId) -> HookResult<Strin
 
 /// The fields of an sdy body this module prints, made again from its text.
 fn encode(text: &str, w: &mut dyn DialectWriter) -> Option<Out> {
+    let mut out = Out::default();
+    let pieces = [BodyPiece::Text(text.into())];
+    let mut u = Unbody {
+        c: rmlir_format::dialect_encodings::body_cursor::BodyCursor::new(&pieces),
+    };
+    let mnemonic = u.ident()?;
+    match mnemonic.as_str() {
+        "mesh_axis" => {
+            let (name, size) = mesh_axis(&mut u)?;
+            out.u(MESH_AXIS).str(name).s(size);
+        }
+        "mesh" => {
+            let (axes, ids, _) = mesh(&mut u, w)?;
+            out.u(MESH).u(axes.len() as u64);
+            for a in axes {
+                out.attr(a);
+            }
+            out.signed_list(&ids);
+        }
+        "sub_axis_info" => {
+            let (pre, size) = sub_axis(&mut u)?;
+            out.u(SUB_AXIS_INFO).s(pre).s(size);
+        }
+        "axis_ref" => {
+            let (name, sub, _) = axis_ref(&mut u, w)?;
+            out.u(AXIS_REF).str(name).opt_attr(sub);
+        }
+        "dimension_sharding" => {
+            let (axes, closed, priority, _) = dim_sharding(&mut u, w)?;
+            out.u(DIM_SHARDING).u(axes.len() as u64);
+            for a in axes {
+                out.attr(a);
+            }
+            out.byte(u8::from(closed));
+            out.u(priority.map_or(0, |p| (p << 1) | 1));
+        }
+        "sharding" => {
+            out = sharding(&mut u, w)?.1;
+        }
+        "sharding_per_value" => {
+            u.eat("<[")?;
+            let mut shardings = Vec::new();
+            let mut v2 = false;
+            if u.eat("]").is_none() {
+                loop {
+                    let (code, _, body) = sharding(&mut u, w)?;
+                    v2 |= code != SHARDING_V1;
+                    shardings.push(body.into_attr_with(DIALECT, w)?);
+                    if u.eat(",").is_none() {
+                        break;
+                    }
+                }
+                u.eat("]")?;
+            }
+            u.eat(">")?;
+            out.u(if v2 {
+                SHARDING_PER_VALUE_V2
+            } else {
+                SHARDING_PER_VALUE_V1
+            })
+            .u(shardings.len() as u64);
+            for a in shardings {
+                out.attr(a);
+            }
+        }
+        _ => return encode_rules(text, w),
+    }
+    u.at_end().then_some(out)
+}
+
+/// `"x"=4` of a mesh axis.
+fn mesh_axis(u: &mut Unbody<'_>) -> Option<(Vec<u8>, i64)> {
+    let name = u.c.string_lit()?;
+    u.eat("=")?;
+    Some((name, u.int()?))
+}
+
+/// `<["x"=2, "y"=4], device_ids=[…]>`: the axes (made through the writer),
+/// the device ids, and the text as the reader prints it.
+fn mesh(u: &mut Unbody<'_>, w: &mut dyn DialectWriter) -> Option<(Vec<AttrId>, Vec<i64>, String)> {
+    u.eat("<[")?;
+    let mut axes = Vec::new();
+    let mut texts = Vec::new();
+    if u.eat("]").is_none() {
+        loop {
+            let (name, size) = mesh_axis(u)?;
+            let t = format!("{}={size}", quoted(&name));
+            axes.push(Body::new(&format!("mesh_axis{t}")).into_attr_with(DIALECT, w)?);
+            texts.push(t);
+            if u.eat(",").is_none() {
+                break;
+            }
+        }
+        u.eat("]")?;
+    }
+    let mut ids = Vec::new();
+    let mut text = format!("<[{}]", texts.join(", "));
+    if u.eat(",").is_some() {
+        u.param("device_ids")?;
+        ids = u.dims()?;
+        text.push_str(&format!(", device_ids=[{}]", crate::hlo::join(&ids)));
+    }
+    u.eat(">")?;
+    text.push('>');
+    Some((axes, ids, text))
+}
+
+/// `(1)2` of a sub-axis.
+fn sub_axis(u: &mut Unbody<'_>) -> Option<(i64, i64)> {
+    u.eat("(")?;
+    let pre = u.int()?;
+    u.eat(")")?;
+    Some((pre, u.int()?))
+}
+
+/// `"x"` or `"x":(1)2`: the name, the sub-axis (made through the writer),
+/// and the text as the reader prints it.
+fn axis_ref(
+    u: &mut Unbody<'_>,
+    w: &mut dyn DialectWriter,
+) -> Option<(Vec<u8>, Option<AttrId>, String)> {
+    let name = u.c.string_lit()?;
+    let mut text = quoted(&name);
+    let sub = if u.eat(":").is_some() {
+        let (pre, size) = sub_axis(u)?;
+        text.push_str(&format!(":({pre}){size}"));
+        Some(Body::new(&format!("sub_axis_info({pre}){size}")).into_attr_with(DIALECT, w)?)
+    } else {
+        None
+    };
+    Some((name, sub, text))
+}
+
+/// Axis references separated by `,` while one follows (`"x", "y":(1)2`),
+/// each made through the writer, with their texts.
+fn axis_refs(u: &mut Unbody<'_>, w: &mut dyn DialectWriter) -> Option<(Vec<AttrId>, Vec<String>)> {
+    let mut v = Vec::new();
+    let mut texts = Vec::new();
+    loop {
+        u.c.skip_ws();
+        if u.c.peek_byte() != Some(b'"') {
+            break;
+        }
+        let (_, _, t) = axis_ref(u, w)?;
+        v.push(Body::new(&format!("axis_ref{t}")).into_attr_with(DIALECT, w)?);
+        texts.push(t);
+        let save = u.c.pos;
+        if u.eat(",").is_none() {
+            break;
+        }
+        u.c.skip_ws();
+        if u.c.peek_byte() != Some(b'"') {
+            u.c.pos = save;
+            break;
+        }
+    }
+    Some((v, texts))
+}
+
+/// `{"x", ?}p1`: the axes, whether closed, the priority, and the text.
+#[allow(clippy::type_complexity)]
+fn dim_sharding(
+    u: &mut Unbody<'_>,
+    w: &mut dyn DialectWriter,
+) -> Option<(Vec<AttrId>, bool, Option<u64>, String)> {
+    u.eat("{")?;
+    let (axes, texts) = axis_refs(u, w)?;
+    let closed = if axes.is_empty() {
+        u.eat("?").is_none()
+    } else {
+        let save = u.c.pos;
+        if u.eat(",").is_some() && u.eat("?").is_some() {
+            false
+        } else {
+            u.c.pos = save;
+            true
+        }
+    };
+    u.eat("}")?;
+    let priority = if u.c.peek_byte() == Some(b'p') {
+        u.c.pos += 1;
+        Some(u64::try_from(u.int()?).ok()?)
+    } else {
+        None
+    };
+    let mut text = format!("{{{}", texts.join(", "));
+    if !closed {
+        text.push_str(if axes.is_empty() { "?" } else { ", ?" });
+    }
+    text.push('}');
+    if let Some(p) = priority {
+        text.push_str(&format!("p{p}"));
+    }
+    Some((axes, closed, priority, text))
+}
+
+/// `<@mesh, [{"x"}, {}], replicated={"y"}, unreduced=max{"z"}>`: its
+/// kind code, fields, and body as the reader makes it.
+fn sharding(u: &mut Unbody<'_>, w: &mut dyn DialectWriter) -> Option<(u64, Out, Body)> {
+    u.eat("<")?;
+    let mut body = Body::new("sharding<");
+    let mesh = if u.eat("@").is_some() {
+        let name = match u.c.string_lit() {
+            Some(q) => q,
+            None => u.c.ident()?.into_bytes(),
+        };
+        let r = w.intern_attr(AttrData::SymbolRef {
+            root: name.into(),
+            nested: Box::new([]),
+        })?;
+        body.attr(r);
+        r
+    } else {
+        if u.c.ident()? != "mesh" {
+            return None;
+        }
+        let (_, _, t) = mesh(u, w)?;
+        let t = format!("mesh{t}");
+        body.text(&t);
+        Body::new(&t).into_attr_with(DIALECT, w)?
+    };
+    u.eat(", [")?;
+    let mut dims = Vec::new();
+    let mut dim_texts = Vec::new();
+    if u.eat("]").is_none() {
+        loop {
+            let (_, _, _, t) = dim_sharding(u, w)?;
+            dims.push(Body::new(&format!("dimension_sharding{t}")).into_attr_with(DIALECT, w)?);
+            dim_texts.push(t);
+            if u.eat(",").is_none() {
+                break;
+            }
+        }
+        u.eat("]")?;
+    }
+    let mut text = format!(", [{}]", dim_texts.join(", "));
+    let (mut replicated, mut unreduced, mut op) = (Vec::new(), Vec::new(), 0);
+    if u.eat(",").is_some() {
+        if u.param("replicated").is_some() {
+            u.eat("{")?;
+            let (r, t) = axis_refs(u, w)?;
+            u.eat("}")?;
+            text.push_str(&format!(", replicated={{{}}}", t.join(", ")));
+            replicated = r;
+            if u.eat(",").is_some() {
+                u.param("unreduced")?;
+                let (o, a, t) = unreduced_axes(u, w)?;
+                text.push_str(&t);
+                (op, unreduced) = (o, a);
+            }
+        } else {
+            u.param("unreduced")?;
+            let (o, a, t) = unreduced_axes(u, w)?;
+            text.push_str(&t);
+            (op, unreduced) = (o, a);
+        }
+    }
+    u.eat(">")?;
+    text.push('>');
+    body.text(&text);
+    let code = match (unreduced.is_empty(), op) {
+        (true, _) => SHARDING_V1,
+        (false, 0) => SHARDING_V2,
+        (false, _) => SHARDING_V3,
+    };
+    let mut out = Out::default();
+    out.u(code).attr(mesh).u(dims.len() as u64);
+    for d in dims {
+        out.attr(d);
+    }
+    out.u(replicated.len() as u64);
+    for a in replicated {
+        out.attr(a);
+    }
+    if code != SHARDING_V1 {
+        out.u(unreduced.len() as u64);
+        for a in unreduced {
+            out.attr(a);
+        }
+    }
+    if code == SHARDING_V3 {
+        out.s(op);
+    }
+    Some((code, out, body))
+}
+
+/// `max{"z"}` after `unreduced=`: the reduction op, the axes, and the
+/// text from `, unreduced=` on as the reader prints it.
+fn unreduced_axes(
+    u: &mut Unbody<'_>,
+    w: &mut dyn DialectWriter,
+) -> Option<(i64, Vec<AttrId>, String)> {
+    let (op, name) = match u.c.peek_byte() {
+        Some(b'm') => match u.ident()?.as_str() {
+            "max" => (1, "max"),
+            "min" => (2, "min"),
+            _ => return None,
+        },
+        _ => (0, ""),
+    };
+    u.eat("{")?;
+    let (axes, texts) = axis_refs(u, w)?;
+    u.eat("}")?;
+    if axes.is_empty() {
+        return None;
+    }
+    Some((
+        op,
+        axes,
+        format!(", unreduced={name}{{{}}}", texts.join(", ")),
+    ))
+}
+
+/// The fields of a mapping or rule this module prints, made again from
+/// its text.
+fn encode_rules(text: &str, w: &mut dyn DialectWriter) -> Option<Out> {
     let mut out = Out::default();
     if let Some(f) = text
         .strip_prefix("dim_mapping<")

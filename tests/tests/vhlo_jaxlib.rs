@@ -508,7 +508,8 @@ fn stablehlo_attribute_kinds_print_and_write_as_jaxlib() {
 /// Exports shaped like what people ship (`tools/jax-oracle/export_models.py`:
 /// attention in bf16, sorts and linalg custom calls with Shardy sharding
 /// rules, FFTs and random numbers over mixed element types, a
-/// shape-polymorphic export), each as a portable artifact and as StableHLO
+/// shape-polymorphic export, a function sharded over a mesh with Shardy's
+/// mesh and shardings), each as a portable artifact and as StableHLO
 /// bytecode at v6 and v1: our print is jaxlib's, `convert` at the file's
 /// version and producer is the file, and `encode` of jaxlib's generic text
 /// is jaxlib's bytes for that text.
@@ -529,11 +530,14 @@ fn exported_models_print_convert_and_encode_as_jaxlib() {
         .filter(|p| p.to_string_lossy().ends_with(".mlirbc"))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 12, "{files:?}");
-    let mut with_sdy = 0;
+    assert_eq!(files.len(), 15, "{files:?}");
+    let (mut with_sdy, mut sharded) = (0, 0);
     for (file, oracle) in jaxlib_prints(&files, &out.join("oracle")) {
         let oracle = oracle.unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         with_sdy += usize::from(oracle.contains("#sdy.op_sharding_rule<"));
+        sharded += usize::from(
+            oracle.contains("\"sdy.mesh\"") && oracle.contains("#sdy.sharding<@mesh, [{\"x\"}"),
+        );
         assert_prints_as_jaxlib(&file, &oracle);
         let (version, producer) = header(&file);
         let ours = write(&read(&file).unwrap(), version, &producer);
@@ -543,11 +547,12 @@ fn exported_models_print_convert_and_encode_as_jaxlib() {
             &std::fs::read(&file).unwrap(),
         );
     }
-    // The linalg custom calls carry Shardy rules, in all three forms.
-    assert_eq!(with_sdy, 3);
+    // The linalg custom calls carry Shardy rules, and the sharded function
+    // a mesh and shardings, in all three forms.
+    assert_eq!((with_sdy, sharded), (3, 3));
     let mut encoded = 0;
     for (kind, versions) in [("stablehlo", &[1, 6][..]), ("vhlo", &[6][..])] {
-        let texts: Vec<PathBuf> = ["attention", "sorts", "fftrng", "poly"]
+        let texts: Vec<PathBuf> = ["attention", "sorts", "fftrng", "sharded", "poly"]
             .iter()
             .map(|m| out.join(format!("{m}.{kind}.generic.mlir")))
             .collect();
@@ -562,5 +567,5 @@ fn exported_models_print_convert_and_encode_as_jaxlib() {
             encoded += 1;
         }
     }
-    assert_eq!(encoded, 12);
+    assert_eq!(encoded, 15);
 }

@@ -7,7 +7,8 @@ for tests/tests/vhlo_jaxlib.rs (beside ../shared's make_jax.py).
 For each model NAME (attention in bf16 with a mask; sorts, top_k and the
 linalg custom calls QR, Cholesky and eigh, whose sharding rules are sdy
 attributes; FFTs and random numbers over mixed element types; a
-shape-polymorphic export), writes:
+shape-polymorphic export; a function sharded over a one-device mesh,
+with an sdy.mesh and sdy shardings), writes:
 
   NAME.vhlo.mlirbc               the portable artifact (VHLO bytecode)
   NAME.vhlo.generic.mlir         jaxlib's generic print of it (debug info)
@@ -61,6 +62,10 @@ def fft_rng(x, c, key):
     return f, back, u, n, b, i8, u32, mask, x.astype(jnp.bfloat16) * 2
 
 
+def sharded(a, b):
+    return jnp.tanh(a @ b)
+
+
 def poly(x, y):
     return jnp.concatenate([x, y], axis=0).sum(axis=1) * x.shape[0], jnp.reshape(x, (-1,))
 
@@ -73,6 +78,13 @@ def exports():
     yield "fftrng", jax.export.export(jax.jit(fft_rng))(
         normal(3, 16), (normal(8) + 1j * normal(8, k=1)).astype(jnp.complex64),
         jax.random.PRNGKey(3))
+    from jax.sharding import NamedSharding, PartitionSpec
+    mesh = jax.make_mesh((1,), ("x",))
+    rows = NamedSharding(mesh, PartitionSpec("x", None))
+    yield "sharded", jax.export.export(jax.jit(
+        sharded, in_shardings=(rows, NamedSharding(mesh, PartitionSpec())), out_shardings=rows))(
+        jax.ShapeDtypeStruct((8, 4), jnp.float32, sharding=rows),
+        jax.ShapeDtypeStruct((4, 4), jnp.float32))
     b, c = jax.export.symbolic_shape("b, c")
     yield "poly", jax.export.export(jax.jit(poly))(
         jax.ShapeDtypeStruct((b, 4), jnp.float32), jax.ShapeDtypeStruct((c, 4), jnp.float32))
