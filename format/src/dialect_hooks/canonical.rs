@@ -4,7 +4,9 @@
 //! dialect's parser and printer do the same to text (StableHLO prints
 //! `#stablehlo.gather<offset_dims = [1]>` however it was written), so text
 //! read this way prints, writes and compares as the dialect's own tools
-//! do. A body the hook does not write stays as it was written.
+//! do. A body the hook does not write is kept as the text it was written
+//! as (an opaque attribute or type, as without hooks), which is also how
+//! it comes back from the textual bytecode entry it is written as.
 
 use super::{BytecodeDialect, DialectReader, DialectVersion, DialectWriter, HookError, HookResult};
 use crate::context::{AttrId, Context, TypeId};
@@ -143,37 +145,37 @@ impl DialectReader for Replay<'_> {
     }
 }
 
-/// `a` as `hook` reads it back after writing it, or `a` itself where the
-/// hook does not write it (or what it writes does not read back whole).
-pub fn canonical_attr(hook: &dyn BytecodeDialect, ctx: &mut Context, a: AttrId) -> AttrId {
+/// `a` as `hook` reads it back after writing it; `None` where the hook
+/// does not write it (or what it writes does not read back whole).
+pub fn canonical_attr(hook: &dyn BytecodeDialect, ctx: &mut Context, a: AttrId) -> Option<AttrId> {
     let mut rec = Recorder {
         ctx: &mut *ctx,
         fields: Vec::new(),
     };
     if !hook.write_attribute(a, &mut rec) {
-        return a;
+        return None;
     }
     let fields = rec.fields.into();
     let mut replay = Replay { ctx, fields };
     match hook.read_attribute(&mut replay) {
-        Ok(Some(b)) if replay.fields.is_empty() => b,
-        _ => a,
+        Ok(Some(b)) if replay.fields.is_empty() => Some(b),
+        _ => None,
     }
 }
 
 /// [`canonical_attr`] of a type.
-pub fn canonical_type(hook: &dyn BytecodeDialect, ctx: &mut Context, t: TypeId) -> TypeId {
+pub fn canonical_type(hook: &dyn BytecodeDialect, ctx: &mut Context, t: TypeId) -> Option<TypeId> {
     let mut rec = Recorder {
         ctx: &mut *ctx,
         fields: Vec::new(),
     };
     if !hook.write_type(t, &mut rec) {
-        return t;
+        return None;
     }
     let fields = rec.fields.into();
     let mut replay = Replay { ctx, fields };
     match hook.read_type(&mut replay) {
-        Ok(Some(u)) if replay.fields.is_empty() => u,
-        _ => t,
+        Ok(Some(u)) if replay.fields.is_empty() => Some(u),
+        _ => None,
     }
 }

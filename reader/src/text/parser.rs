@@ -40,22 +40,24 @@ pub fn parse_module(src: &[u8], file_name: &str) -> Result<Module> {
 /// Parses one attribute (as printed in bytecode's textual fallback
 /// entries) into `m`'s context; the whole input must be consumed.
 pub fn parse_attr_into(m: &mut Module, src: &[u8], limits: Limits) -> Result<AttrId> {
-    parse_entry_into(m, src, limits, "Attribute", |p| p.parse_attr(None))
+    parse_entry_into(m, src, limits, None, "Attribute", |p| p.parse_attr(None))
 }
 
 /// Parses one type into `m`'s context; the whole input must be consumed.
 pub fn parse_type_into(m: &mut Module, src: &[u8], limits: Limits) -> Result<TypeId> {
-    parse_entry_into(m, src, limits, "Type", |p| p.parse_type())
+    parse_entry_into(m, src, limits, None, "Type", |p| p.parse_type())
 }
 
-fn parse_entry_into<T>(
+fn parse_entry_into<'a, T>(
     m: &mut Module,
-    src: &[u8],
+    src: &'a [u8],
     limits: Limits,
+    dialects: Option<&'a DialectRegistry>,
     what: &str,
-    f: impl FnOnce(&mut Parser<'_>) -> Result<T>,
+    f: impl FnOnce(&mut Parser<'a>) -> Result<T>,
 ) -> Result<T> {
     let mut p = Parser::new(src, "<bytecode entry>", limits);
+    p.dialects = dialects;
     p.m = std::mem::take(m);
     // The shared constants must be ids of the adopted context.
     p.unit_attr = p.m.ctx.intern_attr(AttrData::Unit);
@@ -281,7 +283,7 @@ struct Parser<'a> {
     /// Dialect hooks that read their dialects' bodies (SPEC.md §10.4):
     /// those dialects' attributes and types are split into text and
     /// nested references as a registered dialect's are, not kept opaque.
-    dialects: Option<&'static DialectRegistry>,
+    dialects: Option<&'a DialectRegistry>,
     /// Each op name's default properties, parsed on first use.
     default_props: HashMap<OpNameId, Option<AttrId>>,
     block_scopes: Vec<BlockScope<'a>>,

@@ -604,37 +604,68 @@ impl<'a> Parser<'a> {
                 }
             }
         };
-        let hooked = matches!(data, AttrData::Dialect { ty: None, .. });
+        let hooked = matches!(data, AttrData::Dialect { .. });
         let a = self.m.ctx.intern_attr(data);
         Ok(if hooked {
-            self.canonical_hooked_attr(&dialect, a)
+            self.canonical_hooked_attr(&dialect, a, sym_start..sym_end)
         } else {
             a
         })
     }
 
-    /// A hooked dialect's attribute as its hooks read it back after
-    /// writing it (SPEC.md §10.4): the spelling its own printer gives it.
-    pub(super) fn canonical_hooked_attr(&mut self, dialect: &str, a: AttrId) -> AttrId {
-        match self.hook(dialect).filter(|h| h.parses_bodies()) {
-            Some(h) => rmlir_format::dialect_hooks::canonical::canonical_attr(
+    /// A hooked dialect's attribute (SPEC.md §10.4) as its hooks read it
+    /// back after writing it: the spelling its own printer gives it. One
+    /// the hook does not write (a kind it does not know, a trailing type)
+    /// is kept as the text `sym` it was written as, an opaque attribute:
+    /// it is written as a textual entry, which reads back so.
+    pub(super) fn canonical_hooked_attr(
+        &mut self,
+        dialect: &str,
+        a: AttrId,
+        sym: std::ops::Range<usize>,
+    ) -> AttrId {
+        let Some(h) = self.hook(dialect).filter(|h| h.parses_bodies()) else {
+            return a;
+        };
+        let ty = match self.m.ctx.attr(a) {
+            AttrData::Dialect { ty, .. } => *ty,
+            _ => return a,
+        };
+        if ty.is_none() {
+            if let Some(c) = rmlir_format::dialect_hooks::canonical::canonical_attr(
                 h.as_ref(),
                 &mut self.m.ctx,
                 a,
-            ),
-            None => a,
+            ) {
+                return c;
+            }
         }
+        self.m
+            .ctx
+            .intern_attr(AttrData::Opaque(Box::new(OpaqueAttr {
+                dialect: dialect.into(),
+                data: self.src[sym].into(),
+                ty,
+            })))
     }
 
     /// [`Self::canonical_hooked_attr`] of a type.
-    pub(super) fn canonical_hooked_type(&mut self, dialect: &str, t: TypeId) -> TypeId {
-        match self.hook(dialect).filter(|h| h.parses_bodies()) {
-            Some(h) => rmlir_format::dialect_hooks::canonical::canonical_type(
-                h.as_ref(),
-                &mut self.m.ctx,
-                t,
-            ),
-            None => t,
+    pub(super) fn canonical_hooked_type(
+        &mut self,
+        dialect: &str,
+        t: TypeId,
+        sym: std::ops::Range<usize>,
+    ) -> TypeId {
+        let Some(h) = self.hook(dialect).filter(|h| h.parses_bodies()) else {
+            return t;
+        };
+        match rmlir_format::dialect_hooks::canonical::canonical_type(h.as_ref(), &mut self.m.ctx, t)
+        {
+            Some(c) => c,
+            None => self.m.ctx.intern_type(TypeData::Opaque {
+                dialect: dialect.into(),
+                data: self.src[sym].into(),
+            }),
         }
     }
 
@@ -719,7 +750,7 @@ impl<'a> Parser<'a> {
     fn hook(
         &self,
         dialect: &str,
-    ) -> Option<&'static std::sync::Arc<dyn rmlir_format::dialect_hooks::BytecodeDialect>> {
+    ) -> Option<&'a std::sync::Arc<dyn rmlir_format::dialect_hooks::BytecodeDialect>> {
         self.dialects?.get(dialect.as_bytes())
     }
 
@@ -1059,7 +1090,7 @@ impl<'a> Parser<'a> {
             let hooked = matches!(data, AttrData::Dialect { .. });
             let a = self.m.ctx.intern_attr(data);
             return Ok(if hooked {
-                self.canonical_hooked_attr(&dialect, a)
+                self.canonical_hooked_attr(&dialect, a, s..e)
             } else {
                 a
             });

@@ -134,7 +134,7 @@ pub(super) fn parse_split<'a>(
     src: &'a [u8],
     file_name: &'a str,
     limits: Limits,
-    dialects: Option<&'static DialectRegistry>,
+    dialects: Option<&'a DialectRegistry>,
     release: Option<&'a (dyn Fn(std::ops::Range<usize>) + Sync)>,
     first_share: f64,
 ) -> (Result<Module>, SplitReport) {
@@ -190,7 +190,7 @@ struct Seed<'a> {
     src: &'a [u8],
     file: &'a str,
     limits: Limits,
-    dialects: Option<&'static DialectRegistry>,
+    dialects: Option<&'a DialectRegistry>,
     plan: SplitPlan,
     ctx: Context,
     attr_aliases: AliasTable<'a>,

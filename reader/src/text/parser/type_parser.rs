@@ -353,7 +353,7 @@ impl<'a> Parser<'a> {
         let hooked = matches!(ty, TypeData::Dialect(_));
         let t = self.m.ctx.intern_type(ty);
         Ok(if hooked {
-            self.canonical_hooked_type(&dialect, t)
+            self.canonical_hooked_type(&dialect, t, sym_start..sym_end)
         } else {
             t
         })
