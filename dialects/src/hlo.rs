@@ -59,3 +59,28 @@ pub fn join(v: &[i64]) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+/// An output-operand alias as StableHLO and VHLO print it,
+/// `<output = [0], operand = 1, operand_tuple = [2]>` under the three
+/// parameter names `names`, written as its encoding writes it: the output
+/// tuple indices, the operand index, the operand tuple indices.
+pub fn write_output_operand_alias(
+    u: &mut crate::unbody::Unbody<'_>,
+    names: [&str; 3],
+    out: &mut crate::out::Out,
+) -> Option<()> {
+    u.eat("<")?;
+    u.param(names[0])?;
+    let output = u.dims()?;
+    u.eat(",")?;
+    u.param(names[1])?;
+    let operand = u.int()?;
+    u.eat(",")?;
+    u.param(names[2])?;
+    let operand_tuple = u.dims()?;
+    u.eat(">")?;
+    out.signed_list(&output)
+        .s(operand)
+        .signed_list(&operand_tuple);
+    Some(())
+}

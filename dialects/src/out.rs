@@ -3,19 +3,9 @@
 //! (`BytecodeDialect::write_attribute`'s contract), so fields are written
 //! only once the whole body has been read.
 
+use rmlir_format::dialect_encodings::Field;
 use rmlir_format::dialect_hooks::DialectWriter;
 use rmlir_format::{AttrId, TypeId};
-
-enum Field {
-    U(u64),
-    S(i64),
-    Byte(u8),
-    Str(Vec<u8>),
-    Attr(AttrId),
-    OptAttr(Option<AttrId>),
-    Type(TypeId),
-    Blob(Vec<u8>),
-}
 
 /// Fields in write order.
 #[derive(Default)]
@@ -98,6 +88,8 @@ impl Out {
                 Field::OptAttr(a) => w.write_optional_attribute(a),
                 Field::Type(t) => w.write_type(t),
                 Field::Blob(b) => w.write_blob(&b),
+                // `Out` makes none of the others.
+                _ => unreachable!("a field kind Out does not make"),
             }
         }
         true

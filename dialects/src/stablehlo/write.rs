@@ -140,19 +140,12 @@ fn encode_attr(pieces: &[BodyPiece], w: &mut dyn DialectWriter) -> Option<Out> {
             }
         }
         Kind::OutputOperandAlias => {
-            u.eat("<")?;
-            u.param("output_tuple_indices")?;
-            let output = u.dims()?;
-            u.eat(",")?;
-            u.param("operand_index")?;
-            let operand = u.int()?;
-            u.eat(",")?;
-            u.param("operand_tuple_indices")?;
-            let operand_tuple = u.dims()?;
-            u.eat(">")?;
-            out.signed_list(&output)
-                .s(operand)
-                .signed_list(&operand_tuple);
+            let names = [
+                "output_tuple_indices",
+                "operand_index",
+                "operand_tuple_indices",
+            ];
+            crate::hlo::write_output_operand_alias(&mut u, names, &mut out)?;
         }
         Kind::TypeExtensions => {
             u.eat("<")?;

@@ -272,19 +272,8 @@ fn encode_attr(pieces: &[BodyPiece], w: &mut dyn DialectWriter) -> Option<Out> {
             out.ty(t).apint(width, bits);
         }
         AttrKind::OutputOperandAlias => {
-            u.eat("<")?;
-            u.param("outputTupleIndices")?;
-            let output = u.dims()?;
-            u.eat(",")?;
-            u.param("operandIndex")?;
-            let operand = u.int()?;
-            u.eat(",")?;
-            u.param("operandTupleIndices")?;
-            let operand_tuple = u.dims()?;
-            u.eat(">")?;
-            out.signed_list(&output)
-                .s(operand)
-                .signed_list(&operand_tuple);
+            let names = ["outputTupleIndices", "operandIndex", "operandTupleIndices"];
+            crate::hlo::write_output_operand_alias(&mut u, names, &mut out)?;
         }
         AttrKind::String => {
             u.eat("<")?;

@@ -10,20 +10,10 @@
 
 use super::{BytecodeDialect, DialectReader, DialectVersion, DialectWriter, HookError, HookResult};
 use crate::context::{AttrId, Context, TypeId};
+use crate::dialect_encodings::Field;
 use crate::{AttrData, TypeData};
 use std::collections::VecDeque;
 use std::sync::Arc;
-
-enum Field {
-    U(u64),
-    S(i64),
-    Byte(u8),
-    Str(Vec<u8>),
-    Attr(AttrId),
-    OptAttr(Option<AttrId>),
-    Type(TypeId),
-    Blob(Vec<u8>),
-}
 
 /// Records a hook's fields; what it makes goes into the context.
 struct Recorder<'c> {
