@@ -469,9 +469,7 @@ fn tensor_mapping_text(r: &mut dyn DialectReader, a: AttrId) -> HookResult<Strin
 fn encode(text: &str, w: &mut dyn DialectWriter) -> Option<Out> {
     let mut out = Out::default();
     let pieces = [BodyPiece::Text(text.into())];
-    let mut u = Unbody {
-        c: rmlir_format::dialect_encodings::body_cursor::BodyCursor::new(&pieces),
-    };
+    let mut u = Unbody::at_start(&pieces);
     let mnemonic = u.ident()?;
     match mnemonic.as_str() {
         "mesh_axis" => {
@@ -802,9 +800,7 @@ fn encode_rules(text: &str, w: &mut dyn DialectWriter) -> Option<Out> {
     }
     let rule = text.strip_prefix("op_sharding_rule<")?.strip_suffix('>')?;
     let pieces = [BodyPiece::Text(rule.into())];
-    let mut u = Unbody {
-        c: rmlir_format::dialect_encodings::body_cursor::BodyCursor::new(&pieces),
-    };
+    let mut u = Unbody::at_start(&pieces);
     let mut mappings = Vec::new();
     for (i, close) in [")->", ")"].into_iter().enumerate() {
         u.eat("(")?;

@@ -40,6 +40,34 @@ impl<'p> Unbody<'p> {
         Some((Unbody { c }, mnemonic))
     }
 
+    /// A cursor at the start of `pieces` (for a body read whole, mnemonic
+    /// included, by the caller).
+    pub fn at_start(pieces: &'p [BodyPiece]) -> Self {
+        Unbody {
+            c: BodyCursor::new(pieces),
+        }
+    }
+
+    /// `<n0 = v0, n1 = v1, …>`: the parameters `names` in order, each
+    /// value read by `value`.
+    pub fn params<T>(
+        &mut self,
+        names: &[&str],
+        mut value: impl FnMut(&mut Self) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        self.eat("<")?;
+        let mut v = Vec::with_capacity(names.len());
+        for (i, name) in names.iter().enumerate() {
+            if i > 0 {
+                self.eat(",")?;
+            }
+            self.param(name)?;
+            v.push(value(self)?);
+        }
+        self.eat(">")?;
+        Some(v)
+    }
+
     /// Consumes `s` (its spaces stand for optional whitespace).
     pub fn eat(&mut self, s: &str) -> Option<()> {
         self.c.eat(s).then_some(())

@@ -247,20 +247,10 @@ fn compat_suite_prints_as_jaxlib_and_newer_releases_read() {
 #[test]
 fn jax_exports_print_convert_and_encode_as_jaxlib() {
     let out = tmpdir("jax");
-    let make = corpus_dir().join("../tools/real-clients/make_jax.py");
-    let status = Command::new(python())
-        .arg(&make)
-        .arg(&out)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .expect("runs make_jax.py");
-    assert!(status.success(), "{} failed", make.display());
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(".mlirbc"))
-        .collect();
-    files.sort();
+    let files = bytecode_made_by(
+        &corpus_dir().join("../tools/real-clients/make_jax.py"),
+        &out,
+    );
     // Per model: the portable artifact, and StableHLO bytecode at jaxlib's
     // default version and at v0, v1 and v5.
     assert_eq!(files.len(), 15, "{files:?}");
@@ -294,6 +284,25 @@ fn jax_exports_print_convert_and_encode_as_jaxlib() {
     // text, at each version the files were written at.
     let encoded = assert_encodes_as_jaxlib(&out, &["convnet", "loops", "mlp"], &[0, 1, 5, 6]);
     assert_eq!(encoded, 15);
+}
+
+/// Runs `script OUT` with jaxlib's Python; the bytecode files it wrote
+/// there, sorted.
+fn bytecode_made_by(script: &Path, out: &Path) -> Vec<PathBuf> {
+    let status = Command::new(python())
+        .arg(script)
+        .arg(out)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("runs jaxlib's Python");
+    assert!(status.success(), "{} failed", script.display());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".mlirbc"))
+        .collect();
+    files.sort();
+    files
 }
 
 /// A bytecode file's version and producer.
@@ -500,20 +509,7 @@ fn stablehlo_attribute_kinds_print_and_write_as_jaxlib() {
 #[test]
 fn exported_models_print_convert_and_encode_as_jaxlib() {
     let out = tmpdir("models");
-    let script = repo().join("tools/jax-oracle/export_models.py");
-    let status = Command::new(python())
-        .arg(&script)
-        .arg(&out)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .expect("runs jaxlib's Python");
-    assert!(status.success(), "{} failed", script.display());
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(".mlirbc"))
-        .collect();
-    files.sort();
+    let files = bytecode_made_by(&repo().join("tools/jax-oracle/export_models.py"), &out);
     assert_eq!(files.len(), 15, "{files:?}");
     let (mut with_sdy, mut sharded) = (0, 0);
     for (file, oracle) in jaxlib_prints(&files, &out.join("oracle")) {

@@ -40,14 +40,9 @@ fn encode_attr(pieces: &[BodyPiece], w: &mut dyn DialectWriter) -> Option<Out> {
             out.u(v);
         }
         Kind::ChannelHandle => {
-            u.eat("<")?;
-            u.param("handle")?;
-            let handle = u.int()?;
-            u.eat(",")?;
-            u.param("type")?;
-            let ty = u.int()?;
-            u.eat(">")?;
-            out.s(handle).s(ty);
+            for v in u.params(&["handle", "type"], Unbody::int)? {
+                out.s(v);
+            }
         }
         Kind::Conv => {
             u.eat("<")?;

@@ -332,14 +332,9 @@ fn encode_attr(pieces: &[BodyPiece], w: &mut dyn DialectWriter) -> Option<Out> {
             out.s(atol as i64).s(rtol as i64).s(ulps).attr(mode);
         }
         AttrKind::SubAxisInfo => {
-            u.eat("<")?;
-            u.param("pre_size")?;
-            let pre_size = u.int()?;
-            u.eat(",")?;
-            u.param("size")?;
-            let size = u.int()?;
-            u.eat(">")?;
-            out.s(pre_size).s(size);
+            for v in u.params(&["pre_size", "size"], Unbody::int)? {
+                out.s(v);
+            }
         }
         AttrKind::AxisRef => {
             u.eat("<")?;
@@ -359,14 +354,9 @@ fn encode_attr(pieces: &[BodyPiece], w: &mut dyn DialectWriter) -> Option<Out> {
             };
         }
         AttrKind::ReplicaGroupMeshAxes => {
-            u.eat("<")?;
-            u.param("mesh")?;
-            let mesh = u.attr()?;
-            u.eat(",")?;
-            u.param("axes")?;
-            let axes = u.attr()?;
-            u.eat(">")?;
-            out.attr(mesh).attr(axes);
+            for a in u.params(&["mesh", "axes"], Unbody::attr)? {
+                out.attr(a);
+            }
         }
         AttrKind::MeshAxis => {
             u.eat("<")?;

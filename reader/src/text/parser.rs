@@ -40,24 +40,22 @@ pub fn parse_module(src: &[u8], file_name: &str) -> Result<Module> {
 /// Parses one attribute (as printed in bytecode's textual fallback
 /// entries) into `m`'s context; the whole input must be consumed.
 pub fn parse_attr_into(m: &mut Module, src: &[u8], limits: Limits) -> Result<AttrId> {
-    parse_entry_into(m, src, limits, None, "Attribute", |p| p.parse_attr(None))
+    parse_entry_into(m, src, limits, "Attribute", |p| p.parse_attr(None))
 }
 
 /// Parses one type into `m`'s context; the whole input must be consumed.
 pub fn parse_type_into(m: &mut Module, src: &[u8], limits: Limits) -> Result<TypeId> {
-    parse_entry_into(m, src, limits, None, "Type", |p| p.parse_type())
+    parse_entry_into(m, src, limits, "Type", |p| p.parse_type())
 }
 
-fn parse_entry_into<'a, T>(
+fn parse_entry_into<T>(
     m: &mut Module,
-    src: &'a [u8],
+    src: &[u8],
     limits: Limits,
-    dialects: Option<&'a DialectRegistry>,
     what: &str,
-    f: impl FnOnce(&mut Parser<'a>) -> Result<T>,
+    f: impl FnOnce(&mut Parser<'_>) -> Result<T>,
 ) -> Result<T> {
     let mut p = Parser::new(src, "<bytecode entry>", limits);
-    p.dialects = dialects;
     p.m = std::mem::take(m);
     // The shared constants must be ids of the adopted context.
     p.unit_attr = p.m.ctx.intern_attr(AttrData::Unit);
