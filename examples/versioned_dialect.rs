@@ -15,7 +15,7 @@
 //! dialect is registered the same way:
 //!
 //! ```ignore
-//! let mut hooks = DialectRegistry::default_ref().clone();
+//! let mut hooks = rmlir_dialects::upstream().clone();
 //! hooks.register(std::sync::Arc::new(VDemo));
 //! ```
 

@@ -812,14 +812,13 @@ mod versioned_dialect;
 /// files upgrade like mlir-opt's; text input and newer files are refused.
 #[test]
 fn upgrade_migrates_old_dialect_versions() {
-    use rmlir_format::dialect_hooks::DialectRegistry;
     let dir = tmpdir("upgrade");
     let v1_text = "\"builtin.module\"() ({\n  %0 = \"vdemo.grid\"() {dimensions = 3 : i64} : () -> !vdemo.vec<4 x f32>\n}) : () -> ()\n";
     // Parsed under the name `encode` will see for the 2.0 text, so that
     // the locations agree.
     let v2_text = dir.join("v2.mlir");
     let m = rmlir_reader::parse_module(v1_text.as_bytes(), v2_text.to_str().unwrap()).unwrap();
-    let mut hooks = DialectRegistry::default_ref().clone();
+    let mut hooks = rmlir_dialects::upstream().clone();
     hooks.register(std::sync::Arc::new(versioned_dialect::VDemo));
     let opts = rmlir_writer::WriteOptions {
         dialect_versions: vec![("vdemo".into(), "1.0".into())],

@@ -1,9 +1,20 @@
-//! Dialects that upstream MLIR does not ship (SPEC.md §10): each in its
-//! own module, known to the rest of the toolkit only through
-//! `rmlir_format`'s traits ([`BytecodeDialect`] for custom attribute and
-//! type encodings) and registered in one place, [`register_all`], which the
-//! command line composes with the library's defaults.
+//! What rmlir-bc knows of each dialect but builtin (SPEC.md §9, §10):
+//! each dialect in its own module, known to the reader, the writer and the
+//! IR only through `rmlir_format`'s traits ([`BytecodeDialect`] for
+//! bytecode hooks and encodings declared as data, op layouts as
+//! [`OpRegistry`] data), and registered in one place: [`upstream`] for the
+//! dialects mlir-opt 22 gives bytecode hooks, [`register_all`] for the
+//! ones upstream MLIR does not ship. The reader and writer default to
+//! [`upstream`]; the command line adds the rest.
 //!
+//! Dialects of MLIR 22 (SPEC.md §6.6.5, §9.3):
+//! - [`llvm`]: debug-info and loop-annotation attributes;
+//! - [`quant`]: quantized types;
+//! - [`tosa`]: an interface with no kinds;
+//! - [`test_dialect`]: mlir-opt's `test` dialect, as upstream's versioning
+//!   tests exercise it.
+//!
+//! Dialects upstream MLIR does not ship (SPEC.md §10):
 //! - [`vhlo`]: StableHLO's versioned dialect, the content of `jax.export`
 //!   portable artifacts.
 //! - [`stablehlo`]: StableHLO itself, as jaxlib's `write_bytecode` writes it.
@@ -13,17 +24,56 @@
 mod body;
 pub mod chlo;
 mod hlo;
+pub mod llvm;
+pub mod mlir_opt;
 mod out;
+pub mod quant;
 pub mod sdy;
 pub mod stablehlo;
+pub mod test_dialect;
+pub mod tosa;
 mod unbody;
+pub mod upstream_encodings;
 pub mod vhlo;
 
-use rmlir_format::dialect_hooks::{BytecodeDialect, DialectRegistry};
+use rmlir_format::dialect_hooks::{BuiltinDialect, BytecodeDialect, DialectRegistry};
 use rmlir_format::op_registry::{OpRegistry, RegistryData};
 use std::sync::{Arc, OnceLock};
 
-/// Adds the bytecode hooks of every dialect of this crate to `registry`.
+/// The hooks of the dialects mlir-opt 22 gives bytecode hooks and we
+/// implement: builtin, llvm, quant, tosa and `test`. What the reader and
+/// the writer use unless given another registry.
+pub fn upstream() -> &'static DialectRegistry {
+    static UPSTREAM: OnceLock<DialectRegistry> = OnceLock::new();
+    UPSTREAM.get_or_init(|| {
+        let mut r = DialectRegistry::new();
+        let hooks: [Arc<dyn BytecodeDialect>; 5] = [
+            Arc::new(BuiltinDialect),
+            Arc::new(llvm::Llvm),
+            Arc::new(quant::Quant),
+            Arc::new(tosa::Tosa),
+            Arc::new(test_dialect::TestDialect),
+        ];
+        for hook in hooks {
+            r.register(hook);
+        }
+        r
+    })
+}
+
+/// [`upstream`] and every dialect of [`register_all`]: what the command
+/// line reads and writes with.
+pub fn all() -> &'static DialectRegistry {
+    static ALL: OnceLock<DialectRegistry> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut r = upstream().clone();
+        register_all(&mut r);
+        r
+    })
+}
+
+/// Adds the bytecode hooks of the dialects upstream MLIR does not ship to
+/// `registry`.
 pub fn register_all(registry: &mut DialectRegistry) {
     let hooks: [Arc<dyn BytecodeDialect>; 4] = [
         Arc::new(vhlo::Vhlo),

@@ -9,7 +9,6 @@ pub mod context;
 pub mod dense;
 pub mod dialect_encodings;
 pub mod dialect_hooks;
-pub mod dialects;
 pub mod escape;
 pub mod fasthash;
 pub mod float;

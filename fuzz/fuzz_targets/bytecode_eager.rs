@@ -16,7 +16,7 @@ fn options() -> rmlir_reader::ReadOptions {
     static DIALECTS: std::sync::OnceLock<rmlir_format::dialect_hooks::DialectRegistry> =
         std::sync::OnceLock::new();
     let dialects = DIALECTS.get_or_init(|| {
-        let mut r = rmlir_format::dialect_hooks::DialectRegistry::default_ref().clone();
+        let mut r = rmlir_dialects::upstream().clone();
         rmlir_dialects::register_all(&mut r);
         r
     });

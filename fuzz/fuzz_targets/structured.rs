@@ -15,7 +15,7 @@ fn round_trip(m: &Module, first: &str) -> Option<(Module, String)> {
     let bc = rmlir_writer::write_bytecode(m, &Default::default()).ok()?;
     // The sections encoded side by side (as for a large module) give the
     // same bytes.
-    let dialects = rmlir_format::dialect_hooks::DialectRegistry::default_ref();
+    let dialects = rmlir_dialects::upstream();
     let two = rmlir_writer::write_bytecode_on_threads(m, &Default::default(), dialects, true);
     assert_eq!(two.ok().as_ref(), Some(&bc), "the two-thread write differs\nmodule:\n{first}");
     let back = match rmlir_reader::read_bytecode(&bc) {

@@ -28,7 +28,7 @@ fn dialects() -> &'static rmlir_format::dialect_hooks::DialectRegistry {
     static DIALECTS: std::sync::OnceLock<rmlir_format::dialect_hooks::DialectRegistry> =
         std::sync::OnceLock::new();
     DIALECTS.get_or_init(|| {
-        let mut r = rmlir_format::dialect_hooks::DialectRegistry::default_ref().clone();
+        let mut r = rmlir_dialects::upstream().clone();
         rmlir_dialects::register_all(&mut r);
         r
     })

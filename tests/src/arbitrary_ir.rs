@@ -317,9 +317,8 @@ fn mask_bits(v: u128, width: u32) -> u128 {
 /// The attribute name would make mlir-opt ask a registered dialect to verify it.
 fn names_registered_dialect(name: &[u8]) -> bool {
     match name.iter().position(|&c| c == b'.') {
-        Some(i) => {
-            std::str::from_utf8(&name[..i]).is_ok_and(rmlir_format::dialects::is_registered_dialect)
-        }
+        Some(i) => std::str::from_utf8(&name[..i])
+            .is_ok_and(rmlir_dialects::mlir_opt::is_registered_dialect),
         None => false,
     }
 }

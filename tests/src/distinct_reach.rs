@@ -7,7 +7,7 @@
 //! The fuzz targets skip exactly these modules; this finds them from the
 //! IR, through aliases and nesting, where a text scan cannot see them.
 
-use rmlir_format::dialect_encodings::{llvm_text, AttrLookup, BodyInterner};
+use rmlir_format::dialect_encodings::{AttrLookup, BodyInterner};
 use rmlir_format::*;
 use std::borrow::Cow;
 
@@ -21,9 +21,7 @@ pub fn textual_entry_reaches_distinct(m: &Module) -> bool {
         types: vec![None; ctx.num_types()],
     };
     let textual_attr = |d: &AttrData| match d {
-        AttrData::Dialect { body, ty } => {
-            ty.is_some() || &*body.dialect != "llvm" || !encodes(ctx, &body.pieces)
-        }
+        AttrData::Dialect { body, ty } => ty.is_some() || !encodes(ctx, body),
         _ => false,
     };
     (0..ctx.num_attrs()).any(|i| {
@@ -35,14 +33,18 @@ pub fn textual_entry_reaches_distinct(m: &Module) -> bool {
     })
 }
 
-/// Whether the llvm body has the binary encoding the writer would use.
-fn encodes(ctx: &Context, pieces: &[BodyPiece]) -> bool {
+/// Whether the attribute with `body` has a binary encoding the writer
+/// would use: one its dialect declares as data (llvm's, SPEC.md §6.6.5).
+fn encodes(ctx: &Context, body: &DialectBody) -> bool {
+    let Some(hook) = rmlir_dialects::upstream().get(body.dialect.as_bytes()) else {
+        return false;
+    };
     let mut o = Overlay {
         ctx,
         attrs: Vec::new(),
         types: Vec::new(),
     };
-    llvm_text::encode(&mut o, pieces).is_some()
+    hook.declared_encodings().is_some() && hook.attr_fields(&mut o, body).is_some()
 }
 
 /// The context plus what an encoder synthesizes, without touching it.

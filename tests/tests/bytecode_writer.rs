@@ -278,7 +278,7 @@ fn corpus_v6_bytecode_matches_mlir_opt() {
         // Written again, on two threads whatever the size (the sections
         // encoded side by side, SPEC.md §6.10.7), then on one.
         for two in [true, false] {
-            let dialects = rmlir_format::dialect_hooks::DialectRegistry::default_ref();
+            let dialects = rmlir_dialects::upstream();
             match rmlir_writer::write_bytecode_on_threads(
                 &m,
                 &WriteOptions::default(),

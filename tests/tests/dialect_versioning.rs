@@ -128,7 +128,7 @@ fn upstream_versioning_files_upgrade_like_mlir_opt() {
 fn hooks() -> &'static DialectRegistry {
     static R: std::sync::OnceLock<DialectRegistry> = std::sync::OnceLock::new();
     R.get_or_init(|| {
-        let mut r = DialectRegistry::default_ref().clone();
+        let mut r = rmlir_dialects::upstream().clone();
         r.register(Arc::new(versioned_dialect::VDemo));
         r
     })

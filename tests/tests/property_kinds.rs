@@ -116,7 +116,7 @@ fn properties_that_would_be_lost_are_write_errors() {
             "operation 'func.return' has no properties in MLIR 22, but the IR gives it property 'extra'; it would be lost",
         ),
     ];
-    let dialects = rmlir_format::dialect_hooks::DialectRegistry::default_ref();
+    let dialects = rmlir_dialects::upstream();
     for (text, want) in cases {
         let m = rmlir_reader::parse_module(text.as_bytes(), "lost.mlir").expect("parses");
         for two in [false, true] {

@@ -50,7 +50,7 @@ fn cli_dialects() -> &'static rmlir_format::dialect_hooks::DialectRegistry {
     static R: std::sync::OnceLock<rmlir_format::dialect_hooks::DialectRegistry> =
         std::sync::OnceLock::new();
     R.get_or_init(|| {
-        let mut r = rmlir_format::dialect_hooks::DialectRegistry::default_ref().clone();
+        let mut r = rmlir_dialects::upstream().clone();
         rmlir_dialects::register_all(&mut r);
         r
     })

@@ -76,7 +76,7 @@ fn jaxlib_prints(files: &[PathBuf], out: &Path) -> Vec<(PathBuf, Result<String, 
 fn dialects() -> &'static DialectRegistry {
     static DIALECTS: OnceLock<DialectRegistry> = OnceLock::new();
     DIALECTS.get_or_init(|| {
-        let mut r = DialectRegistry::default_ref().clone();
+        let mut r = rmlir_dialects::upstream().clone();
         rmlir_dialects::register_all(&mut r);
         r
     })

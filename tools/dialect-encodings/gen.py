@@ -22,7 +22,8 @@ the dialects' ODS `.td` files. This script turns them into Rust data:
   again.
 
 Usage: python3 tools/dialect-encodings/gen.py [--refresh-dwarf]
-Writes format/src/dialect_encodings/generated.rs (shared by the bytecode reader and writer).
+Writes dialects/src/upstream_encodings.rs (the tables the llvm, quant and tosa hooks
+of rmlir-dialects declare; the bytecode reader and writer interpret them).
 """
 
 import os
@@ -34,9 +35,9 @@ import tempfile
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 INC = "/usr/lib/llvm-22/include/mlir"
 MLIR_OPT = os.environ.get("RMLIR_MLIR_OPT", "/usr/lib/llvm-22/bin/mlir-opt")
-OUT = os.path.join(ROOT, "format/src/dialect_encodings/generated.rs")
+OUT = os.path.join(ROOT, "dialects/src/upstream_encodings.rs")
 DWARF_CACHE = os.path.join(ROOT, "format/data/llvm-dwarf-names.tsv")
-STRIPPED_OUT = os.path.join(ROOT, "format/data/stripped-params.tsv")
+STRIPPED_OUT = os.path.join(ROOT, "dialects/data/stripped-params.tsv")
 # Dialects whose ODS types print a nested attribute of their own dialect
 # stripped as a positional parameter (`$encoding` right after `<` in a
 # declarative assembly format): (dialect, types .td, attributes .td).
@@ -636,7 +637,7 @@ def emit(kinds_by_dialect, defs, enums, dwarf):
     w("// *DialectBytecode.cpp.inc, LLVMAttrDefs.td and LLVMOpsEnums.*.inc, and the")
     w("// DWARF names in format/data/llvm-dwarf-names.tsv. Do not edit.")
     w("")
-    w("use super::spec::*;")
+    w("use rmlir_format::dialect_encodings::spec::*;")
     w("")
     w("/// The dialects with declarative bytecode encodings in MLIR 22.")
     w("pub static DIALECTS: &[DialectSpec] = &[")
@@ -796,6 +797,12 @@ def main():
     enums = parse_enums()
     dwarf = dwarf_tables(dict(kinds_by_dialect)["llvm"]["Attribute"], refresh)
     text = emit(kinds_by_dialect, defs, enums, dwarf)
+    text += (
+        "\n/// The declared encodings of `dialect`, if MLIR 22 has any.\n"
+        "pub fn spec(dialect: &str) -> Option<&'static DialectSpec> {\n"
+        "    DIALECTS.iter().find(|d| d.name == dialect)\n"
+        "}\n"
+    )
     with open(STRIPPED_OUT, "w") as f:
         f.write("# Dialect attribute/type parameters that mlir-opt 22 prints stripped (`file = <...>`\n")
         f.write("# instead of `file = #llvm.di_file<...>`; an alias replaces either form), from\n")

@@ -12,6 +12,74 @@
 
 use crate::{AttrData, AttrId, BodyPiece, Context, TypeData, TypeId};
 use std::borrow::Cow;
+use std::fmt;
+
+use super::spec::KindSpec;
+
+/// Why a dialect cannot make a value of decoded fields: about the entry
+/// (`field: None`) or one field, by its index among the kind's read steps.
+/// The bytecode reader reports `msg` as it is, at the byte offset of the
+/// field or entry, so a dialect words it in full.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: Option<usize>,
+    pub msg: String,
+}
+
+impl FieldError {
+    /// An error about the whole entry.
+    pub fn entry(msg: impl Into<String>) -> Self {
+        FieldError {
+            field: None,
+            msg: msg.into(),
+        }
+    }
+
+    /// An error about field `i`.
+    pub fn field(i: usize, msg: impl Into<String>) -> Self {
+        FieldError {
+            field: Some(i),
+            msg: msg.into(),
+        }
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.msg)
+    }
+}
+
+/// A decoded entry as a dialect sees it: its kind and one value per read
+/// step, looked up by the steps' names.
+#[derive(Clone, Copy)]
+pub struct Entry<'v, 'a> {
+    pub kind: &'static KindSpec,
+    pub values: &'v [Value<'a>],
+}
+
+impl<'v, 'a> Entry<'v, 'a> {
+    /// The field named `name` and its index; an entry error naming
+    /// `dialect` when the kind has no such step.
+    pub fn field(&self, dialect: &str, name: &str) -> Result<(usize, &'v Value<'a>), FieldError> {
+        self.kind
+            .steps
+            .iter()
+            .position(|s| s.name == name)
+            .and_then(|i| Some((i, self.values.get(i)?)))
+            .ok_or_else(|| {
+                FieldError::entry(format!(
+                    "{dialect} {}: the encoding has no field '{name}'",
+                    self.kind.class
+                ))
+            })
+    }
+
+    /// Whether the kind has a step named `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.kind.steps.iter().any(|s| s.name == name)
+    }
+}
 
 /// One field of a custom entry, in the form its read step takes.
 #[derive(Clone, Debug)]
@@ -95,6 +163,12 @@ pub trait BodyInterner: AttrLookup {
     fn may_synthesize_type(&self, _d: &TypeData) -> bool {
         true
     }
+    /// Marks dense attribute `a` (made by [`BodyInterner::intern_attr`])
+    /// as holding its elements as MLIR stores them, sign-extended to whole
+    /// bytes, so that the writer emits the bytes as they are (a quant
+    /// sub-channel type's zero points). Nothing to do where no bytes are
+    /// written.
+    fn mark_raw_dense(&mut self, _a: AttrId) {}
 }
 
 impl AttrLookup for Context {

@@ -12,14 +12,14 @@
 //! name.
 
 use crate::context::{AttrId, Context, TypeId};
+use crate::dialect_encodings::{BodyInterner, DialectSpec, Entry, Field, FieldError};
 use crate::ir::{Module, OpId};
-use crate::{AttrData, TypeData};
+use crate::{AttrData, BodyPiece, DialectBody, TypeData};
 use std::any::Any;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 pub mod canonical;
-pub mod test_dialect;
 
 /// A dialect version as its hook understands it (e.g. `major.minor`).
 pub trait DialectVersion: Any + Send + Sync + fmt::Display + fmt::Debug {
@@ -185,6 +185,86 @@ pub trait BytecodeDialect: Send + Sync {
         false
     }
 
+    /// The kind tables of this dialect's custom encodings, where MLIR
+    /// declares them as data (BytecodeDialectGen: llvm, quant and tosa in
+    /// MLIR 22; SPEC.md §6.6.5). The reader then decodes this dialect's
+    /// entries by the tables and hands the fields to
+    /// [`BytecodeDialect::attr_from_fields`] or
+    /// [`BytecodeDialect::type_from_fields`]; the writer asks
+    /// [`BytecodeDialect::attr_fields`] or [`BytecodeDialect::type_fields`]
+    /// for them. `read_attribute`, `write_attribute` and their type
+    /// counterparts are not called for such a dialect.
+    fn declared_encodings(&self) -> Option<&'static DialectSpec> {
+        None
+    }
+
+    /// The attribute a decoded entry of a declared encoding stands for, as
+    /// the dialect's printer shows it.
+    fn attr_from_fields(
+        &self,
+        ctx: &Context,
+        entry: Entry<'_, '_>,
+    ) -> Result<AttrData, FieldError> {
+        let _ = ctx;
+        Err(FieldError::entry(format!(
+            "{} attribute {}: no printer for this kind",
+            self.name(),
+            entry.kind.class
+        )))
+    }
+
+    /// The type a decoded entry of a declared encoding stands for.
+    fn type_from_fields(
+        &self,
+        ctx: &Context,
+        entry: Entry<'_, '_>,
+    ) -> Result<TypeData, FieldError> {
+        let _ = ctx;
+        Err(FieldError::entry(format!(
+            "{} type {}: no printer for this kind",
+            self.name(),
+            entry.kind.class
+        )))
+    }
+
+    /// The kind code and fields (one per read step) of the declared
+    /// encoding of the attribute with `body`, or `None` for a textual
+    /// entry. Values the body holds inline but the encoding refers to
+    /// (a `StringAttr` name, a nested type) are made through `space`.
+    fn attr_fields(
+        &self,
+        space: &mut dyn BodyInterner,
+        body: &DialectBody,
+    ) -> Option<(u64, Vec<Field>)> {
+        let _ = (space, body);
+        None
+    }
+
+    /// [`BytecodeDialect::attr_fields`] of a type.
+    fn type_fields(
+        &self,
+        space: &mut dyn BodyInterner,
+        body: &DialectBody,
+    ) -> Option<(u64, Vec<Field>)> {
+        let _ = (space, body);
+        None
+    }
+
+    /// The body this dialect's printer gives the attribute (`is_attr`) or
+    /// type whose body the text parser read as `pieces` (SPEC.md §2.4):
+    /// MLIR builds the value and prints it again, so hand-written
+    /// whitespace or number spellings do not survive. `None` keeps the
+    /// body as written.
+    fn respell_body(
+        &self,
+        space: &mut dyn BodyInterner,
+        is_attr: bool,
+        pieces: &[BodyPiece],
+    ) -> Option<Vec<BodyPiece>> {
+        let _ = (space, is_attr, pieces);
+        None
+    }
+
     /// Whether the text parser reads this dialect's attributes and types
     /// as it reads a registered dialect's (SPEC.md §10.4): split into text
     /// and nested references, which [`BytecodeDialect::write_attribute`]
@@ -310,15 +390,15 @@ impl DialectRegistry {
         self.hooks.is_empty()
     }
 
-    /// The dialects mlir-opt 22 gives bytecode hooks that we implement:
-    /// builtin and the test dialect. What readers and writers use unless
-    /// given another registry.
-    pub fn default_ref() -> &'static DialectRegistry {
-        static DEFAULT: OnceLock<DialectRegistry> = OnceLock::new();
-        DEFAULT.get_or_init(|| {
+    /// A registry of the builtin dialect alone, whose encodings the
+    /// reader and writer know natively. The dialects mlir-opt 22 gives
+    /// hooks (llvm, quant, tosa, test) are `rmlir_dialects::upstream()`,
+    /// which the reader and writer use unless given another registry.
+    pub fn builtin_only() -> &'static DialectRegistry {
+        static BUILTIN: OnceLock<DialectRegistry> = OnceLock::new();
+        BUILTIN.get_or_init(|| {
             let mut r = DialectRegistry::new();
             r.register(Arc::new(BuiltinDialect));
-            r.register(Arc::new(test_dialect::TestDialect));
             r
         })
     }

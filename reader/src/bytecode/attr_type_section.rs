@@ -758,9 +758,13 @@ impl<'a> BytecodeReader<'a> {
         }
         let a = match self.dialect_name(&entry) {
             b"builtin" => self.read_builtin_attr(&mut r)?,
-            other if self.hook(other).is_some() => self.hook_attr(other, &mut r, entry.offset)?,
-            other => match super::dialect_encodings::read_dialect_attr(self, other, &mut r)? {
-                Some(a) => a,
+            other => match self.hook(other) {
+                Some(h) => match h.declared_encodings() {
+                    Some(spec) => {
+                        super::dialect_encodings::read_declared_attr(self, h.as_ref(), spec, &mut r)?
+                    }
+                    None => self.hook_attr(other, &mut r, entry.offset)?,
+                },
                 None => {
                     return r.err(format!(
                     "dialect '{}' does not implement the bytecode interface (custom attribute encodings of this dialect are not supported yet)",
@@ -788,9 +792,13 @@ impl<'a> BytecodeReader<'a> {
         }
         let t = match self.dialect_name(&entry) {
             b"builtin" => self.read_builtin_type(&mut r)?,
-            other if self.hook(other).is_some() => self.hook_type(other, &mut r, entry.offset)?,
-            other => match super::dialect_encodings::read_dialect_type(self, other, &mut r)? {
-                Some(t) => t,
+            other => match self.hook(other) {
+                Some(h) => match h.declared_encodings() {
+                    Some(spec) => {
+                        super::dialect_encodings::read_declared_type(self, h.as_ref(), spec, &mut r)?
+                    }
+                    None => self.hook_type(other, &mut r, entry.offset)?,
+                },
                 None => {
                     return r.err(format!(
                         "dialect '{}' does not implement the bytecode interface (custom type encodings of this dialect are not supported yet)",

@@ -74,7 +74,7 @@ pub struct ReadOptions {
     /// MLIR 22's (the module is always in MLIR 22's terms).
     pub layouts: Option<&'static OpRegistry>,
     /// The dialect hooks (SPEC.md §9); `None` is
-    /// [`DialectRegistry::default_ref`].
+    /// [`rmlir_dialects::upstream`].
     pub dialects: Option<&'static DialectRegistry>,
     /// Layouts of ops outside upstream MLIR (StableHLO's, a user's own;
     /// SPEC.md §7.3), consulted for ops that neither the registry nor the
@@ -180,7 +180,7 @@ impl<'a> BytecodeReader<'a> {
             OpRegistry::default_ref(),
             opts.layouts,
             opts.out_of_tree,
-            opts.dialects.unwrap_or(DialectRegistry::default_ref()),
+            opts.dialects.unwrap_or(rmlir_dialects::upstream()),
             None,
             opts.limits,
             None,
@@ -204,7 +204,7 @@ impl<'a> BytecodeReader<'a> {
             OpRegistry::default_ref(),
             opts.layouts,
             opts.out_of_tree,
-            opts.dialects.unwrap_or(DialectRegistry::default_ref()),
+            opts.dialects.unwrap_or(rmlir_dialects::upstream()),
             Some(owner),
             opts.limits,
             listing,
@@ -218,7 +218,7 @@ impl<'a> BytecodeReader<'a> {
             data,
             registry,
             Some(registry),
-            DialectRegistry::default_ref(),
+            rmlir_dialects::upstream(),
             None,
             Limits::default(),
         )

@@ -2,7 +2,6 @@
 mod alias_table;
 pub mod lexer;
 mod parser;
-mod quant_body;
 pub mod split_plan;
 
 pub use parser::{

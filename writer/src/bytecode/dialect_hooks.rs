@@ -97,29 +97,47 @@ impl<'h> WriteHooks<'h> {
 
     /// The custom encoding a hook gives `attr` (of `dialect`), if any.
     /// `attr` may be one the writer made (a hook's, or an implicit one).
+    /// A dialect whose hook declares its encodings as data
+    /// ([`BytecodeDialect::declared_encodings`]) is encoded from `data` by
+    /// those tables, whoever made the attribute.
     pub fn encode_attr(
         &self,
         space: &mut AttrSpace<'_>,
         dialect: &[u8],
         attr: AttrId,
+        data: &AttrData,
     ) -> Option<Custom> {
-        if dialect == b"builtin" || (attr.0 as usize) >= space.len() {
+        if dialect == b"builtin" {
             return None;
         }
         let hook = self.registry.get(dialect)?;
+        if hook.declared_encodings().is_some() {
+            return super::dialect_entries::encode_declared_attr(hook.as_ref(), space, data);
+        }
+        if (attr.0 as usize) >= space.len() {
+            return None;
+        }
         self.record(space, |w| hook.write_attribute(attr, w))
     }
 
+    /// [`WriteHooks::encode_attr`] of a type.
     pub fn encode_type(
         &self,
         space: &mut AttrSpace<'_>,
         dialect: &[u8],
         ty: TypeId,
+        data: &TypeData,
     ) -> Option<Custom> {
-        if dialect == b"builtin" || (ty.0 as usize) >= space.num_types() {
+        if dialect == b"builtin" {
             return None;
         }
         let hook = self.registry.get(dialect)?;
+        if hook.declared_encodings().is_some() {
+            return super::dialect_entries::encode_declared_type(hook.as_ref(), space, data);
+        }
+        if (ty.0 as usize) >= space.num_types() {
+            return None;
+        }
         self.record(space, |w| hook.write_type(ty, w))
     }
 

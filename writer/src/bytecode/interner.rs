@@ -219,8 +219,8 @@ impl<'m> AttrSpace<'m> {
     }
 }
 
-/// Custom dialect encodings synthesize their inline values here
-/// (`rmlir_format::dialect_encodings::llvm_text`).
+/// Custom dialect encodings synthesize their inline values here (the
+/// hooks' `attr_fields`/`type_fields`, `rmlir-dialects`).
 impl rmlir_format::dialect_encodings::AttrLookup for AttrSpace<'_> {
     fn attr_data(&self, a: AttrId) -> Cow<'_, AttrData> {
         self.get(a)
@@ -241,6 +241,9 @@ impl rmlir_format::dialect_encodings::BodyInterner for AttrSpace<'_> {
     /// already has, can be added to the type table.
     fn may_synthesize_type(&self, d: &TypeData) -> bool {
         super::entries::type_has_encoding(d) || self.ctx.find_type(d).is_some()
+    }
+    fn mark_raw_dense(&mut self, a: AttrId) {
+        AttrSpace::mark_raw_dense(self, a)
     }
 }
 

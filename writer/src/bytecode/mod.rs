@@ -278,7 +278,7 @@ pub fn write_bytecode(m: &Module, opts: &WriteOptions) -> Result<Vec<u8>, WriteE
         m,
         opts,
         OpRegistry::default_ref(),
-        DialectRegistry::default_ref(),
+        rmlir_dialects::upstream(),
     )
 }
 
@@ -642,7 +642,7 @@ mod tests {
     /// after the tables, and the bytes are those of a one-thread write.
     #[test]
     fn ir_strings_new_to_the_table_are_written_as_on_one_thread() {
-        let mut dialects = DialectRegistry::default_ref().clone();
+        let mut dialects = rmlir_dialects::upstream().clone();
         dialects.register(std::sync::Arc::new(Tagged));
         let mut m = empty_module();
         let top = m.top.unwrap();

@@ -316,18 +316,16 @@ impl<'m> Numbering<'m> {
             dialect,
             refs: 1,
         });
-        let hooked =
-            self.hooks
-                .encode_attr(&mut self.space, entries::attr_dialect(&data).as_bytes(), a);
         if entries::attr_has_encoding(&data) {
             let m = self.m;
             let raw = self.space.is_raw_dense(a);
             entries::write_attr(self, &m.ctx, &data, raw);
-        } else if let Some(enc) = hooked {
-            let enc = Arc::new(enc);
-            self.custom_attrs.insert(a, enc.clone());
-            dialect_entries::write(self, &enc);
-        } else if let Some(enc) = dialect_entries::encode_attr(&mut self.space, &data) {
+        } else if let Some(enc) = self.hooks.encode_attr(
+            &mut self.space,
+            entries::attr_dialect(&data).as_bytes(),
+            a,
+            &data,
+        ) {
             let enc = Arc::new(enc);
             self.custom_attrs.insert(a, enc.clone());
             dialect_entries::write(self, &enc);
@@ -352,16 +350,14 @@ impl<'m> Numbering<'m> {
             dialect,
             refs: 1,
         });
-        let hooked =
-            self.hooks
-                .encode_type(&mut self.space, entries::type_dialect(&data).as_bytes(), t);
         if entries::type_has_encoding(&data) {
             entries::write_type(self, &data);
-        } else if let Some(enc) = hooked {
-            let enc = Arc::new(enc);
-            self.custom_types.insert(t, enc.clone());
-            dialect_entries::write(self, &enc);
-        } else if let Some(enc) = dialect_entries::encode_type(&mut self.space, &data) {
+        } else if let Some(enc) = self.hooks.encode_type(
+            &mut self.space,
+            entries::type_dialect(&data).as_bytes(),
+            t,
+            &data,
+        ) {
             let enc = Arc::new(enc);
             self.custom_types.insert(t, enc.clone());
             dialect_entries::write(self, &enc);

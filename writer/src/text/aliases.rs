@@ -248,7 +248,7 @@ struct Collector<'m> {
 /// Decided by the op's dialect being registered in mlir-opt 22.
 fn op_name_has_registered_properties(name: &[u8]) -> bool {
     let dialect = name.split(|&c| c == b'.').next().unwrap_or(b"");
-    std::str::from_utf8(dialect).is_ok_and(rmlir_format::dialects::is_registered_dialect)
+    std::str::from_utf8(dialect).is_ok_and(rmlir_dialects::mlir_opt::is_registered_dialect)
 }
 
 impl Aliases {
@@ -864,7 +864,7 @@ fn attr_alias_name(m: &Module, data: &AttrData) -> Option<&'static str> {
             }
         }
         AttrData::Dialect { body, .. } => {
-            rmlir_format::dialects::attr_alias(&body.dialect, body.mnemonic())
+            rmlir_dialects::mlir_opt::attr_alias(&body.dialect, body.mnemonic())
         }
         _ => None,
     }

@@ -1,121 +1,80 @@
-//! Custom attribute/type encodings of non-builtin dialects (SPEC.md §6.6.5).
+//! Custom attribute/type encodings declared as data (SPEC.md §6.6.5).
 //!
 //! MLIR 22 ships declarative encodings (BytecodeDialectGen) for the llvm,
-//! quant and tosa dialects. What each kind code reads is data generated from
-//! those `.cpp.inc` files (`rmlir_format::dialect_encodings`, by
-//! tools/dialect-encodings/gen.py, shared with the writer);
-//! a small interpreter reads the fields, and per dialect the printed form
-//! mlir-opt gives the value is rebuilt as a [`DialectBody`]: llvm attributes
-//! from their ODS parameters and assembly formats (also generated), quant
-//! types by the quant dialect's own printer rules (`quant.rs`). tosa declares
-//! the interface but no kinds, so any custom tosa entry is an error, as in
-//! MLIR.
-
-mod llvm;
-mod quant;
+//! quant and tosa dialects; their hooks (`rmlir-dialects`) hand the reader
+//! the generated tables of what each kind code reads
+//! ([`BytecodeDialect::declared_encodings`]). A small interpreter here
+//! reads the fields, whatever the dialect, and the dialect's hook makes
+//! the value of them (for llvm and quant, the body mlir-opt prints). A
+//! dialect that declares the interface but no kinds (tosa) rejects every
+//! custom entry, as in MLIR.
 
 use super::binary_reader::Reader;
 use super::BytecodeReader;
 use crate::error::{Error, Position, Result};
-use rmlir_format::dialect_encodings::{DialectSpec, KindSpec, Read};
+use rmlir_format::dialect_encodings::{self, DialectSpec, FieldError, KindSpec, Read};
+use rmlir_format::dialect_hooks::BytecodeDialect;
 use rmlir_format::{AttrId, TypeId};
 
-/// Decodes a custom attribute entry of `dialect`, or `None` when the
-/// dialect's encoding is not known.
-pub(super) fn read_dialect_attr<'a>(
+/// Decodes a custom attribute entry of a dialect whose `hook` declares
+/// its encodings as `spec`.
+pub(super) fn read_declared_attr<'a>(
     reader: &mut BytecodeReader<'a>,
-    dialect: &[u8],
+    hook: &dyn BytecodeDialect,
+    spec: &'static DialectSpec,
     r: &mut Reader<'a>,
-) -> Result<Option<AttrId>> {
-    let Some(spec) = dialect_spec(dialect) else {
-        return Ok(None);
-    };
+) -> Result<AttrId> {
     let entry = read_kind(reader, spec, spec.attrs, "attribute", r)?;
-    let a = match spec.name {
-        "llvm" => llvm::build_attr(reader, &entry, r)?,
-        other => {
-            return r.err_at(
-                entry.at,
-                format!(
-                    "{other} attribute {}: no printer for this kind",
-                    entry.kind.class
-                ),
-            )
-        }
-    };
-    Ok(Some(a))
+    match hook.attr_from_fields(&reader.module.ctx, entry.view()) {
+        Ok(d) => Ok(reader.module.ctx.intern_attr(d)),
+        Err(e) => entry.report(r, e),
+    }
 }
 
-/// Decodes a custom type entry of `dialect`, or `None` when unknown.
-pub(super) fn read_dialect_type<'a>(
+/// Decodes a custom type entry of a dialect whose `hook` declares its
+/// encodings as `spec`.
+pub(super) fn read_declared_type<'a>(
     reader: &mut BytecodeReader<'a>,
-    dialect: &[u8],
+    hook: &dyn BytecodeDialect,
+    spec: &'static DialectSpec,
     r: &mut Reader<'a>,
-) -> Result<Option<TypeId>> {
-    let Some(spec) = dialect_spec(dialect) else {
-        return Ok(None);
-    };
+) -> Result<TypeId> {
     let entry = read_kind(reader, spec, spec.types, "type", r)?;
-    let t = match spec.name {
-        "quant" => quant::build_type(reader, &entry, r)?,
-        other => {
-            return r.err_at(
-                entry.at,
-                format!(
-                    "{other} type {}: no printer for this kind",
-                    entry.kind.class
-                ),
-            )
-        }
-    };
-    Ok(Some(t))
+    match hook.type_from_fields(&reader.module.ctx, entry.view()) {
+        Ok(d) => Ok(reader.module.ctx.intern_type(d)),
+        Err(e) => entry.report(r, e),
+    }
 }
 
-fn dialect_spec(name: &[u8]) -> Option<&'static DialectSpec> {
-    rmlir_format::dialect_encodings::dialect_spec(name)
-}
-
-pub(super) use rmlir_format::dialect_encodings::{BodyBuilder as Body, Value};
+use rmlir_format::dialect_encodings::Value;
 
 /// A decoded entry: its kind and fields, with the offsets for errors.
-pub(super) struct Entry<'a> {
-    pub dialect: &'static str,
-    pub kind: &'static KindSpec,
-    pub values: Vec<Value<'a>>,
+struct Entry<'a> {
+    kind: &'static KindSpec,
+    values: Vec<Value<'a>>,
     /// Offset of each field.
-    pub offsets: Vec<usize>,
+    offsets: Vec<usize>,
     /// Offset of the entry.
-    pub at: usize,
+    at: usize,
 }
 
 impl<'a> Entry<'a> {
-    /// The field named `name` (a step of the generated tables).
-    pub fn field(&self, name: &str, r: &Reader<'_>) -> Result<(&Value<'a>, usize)> {
-        match self.kind.steps.iter().position(|s| s.name == name) {
-            Some(i) => Ok((&self.values[i], self.offsets[i])),
-            None => r.err_at(
-                self.at,
-                format!(
-                    "{} {}: the encoding has no field '{name}'",
-                    self.dialect, self.kind.class
-                ),
-            ),
+    /// The entry as its dialect's hook sees it.
+    fn view(&self) -> dialect_encodings::Entry<'_, 'a> {
+        dialect_encodings::Entry {
+            kind: self.kind,
+            values: &self.values,
         }
     }
 
-    /// An error about field `i`.
-    pub fn err_field<T>(&self, r: &Reader<'_>, i: usize, msg: impl std::fmt::Display) -> Result<T> {
-        let (name, at) = match (self.kind.steps.get(i), self.offsets.get(i)) {
-            (Some(s), Some(&at)) => (s.name, at),
-            _ => ("?", self.at),
-        };
-        r.err_at(
-            at,
-            format!(
-                "{} {}, field '{name}': {msg}",
-                self.dialect, self.kind.class
-            ),
-        )
+    /// A hook's complaint, at the offset of the field it names (or of the
+    /// entry).
+    fn report<T>(&self, r: &Reader<'_>, e: FieldError) -> Result<T> {
+        let at = e
+            .field
+            .and_then(|i| self.offsets.get(i).copied())
+            .unwrap_or(self.at);
+        r.err_at(at, e.msg)
     }
 }
 
@@ -156,7 +115,6 @@ fn read_kind<'a>(
         values.push(v);
     }
     Ok(Entry {
-        dialect: spec.name,
         kind,
         values,
         offsets,

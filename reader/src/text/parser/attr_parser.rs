@@ -733,7 +733,7 @@ impl<'a> Parser<'a> {
         end: usize,
         is_attr: bool,
     ) -> Result<DialectSymbol> {
-        if !rmlir_format::dialects::is_registered_dialect(dialect)
+        if !rmlir_dialects::mlir_opt::is_registered_dialect(dialect)
             && !self.hook(dialect).is_some_and(|h| h.parses_bodies())
         {
             return Ok(DialectSymbol::Opaque(self.src[start..end].into()));
@@ -746,12 +746,17 @@ impl<'a> Parser<'a> {
             .map(DialectSymbol::Body)
     }
 
-    /// The hooks of `dialect`, where the parse was given hooks.
+    /// The hooks of `dialect`: the parse's own, else those of the
+    /// dialects mlir-opt 22 gives hooks (`rmlir_dialects::upstream`).
     fn hook(
         &self,
         dialect: &str,
     ) -> Option<&'a std::sync::Arc<dyn rmlir_format::dialect_hooks::BytecodeDialect>> {
-        self.dialects?.get(dialect.as_bytes())
+        let dialects: &'a rmlir_format::dialect_hooks::DialectRegistry = match self.dialects {
+            Some(d) => d,
+            None => rmlir_dialects::upstream(),
+        };
+        dialects.get(dialect.as_bytes())
     }
 
     /// The parameter name before a `<` at `lt` (`file = <`), if any.
@@ -788,7 +793,7 @@ impl<'a> Parser<'a> {
         p: usize,
         list: Option<(&'static str, usize)>,
     ) -> Option<(&'static str, bool)> {
-        use rmlir_format::dialects::stripped_param_info;
+        use rmlir_dialects::mlir_opt::stripped_param_info;
         if let Some(param) = self
             .param_before(start, p)
             .and_then(|param| std::str::from_utf8(param).ok())
@@ -1013,11 +1018,11 @@ impl<'a> Parser<'a> {
                 self.body_text(text_start, end, &respelled).into(),
             ));
         }
-        if dialect == "quant" {
-            if let [BodyPiece::Text(t)] = &pieces[..] {
-                if let Some(c) = crate::text::quant_body::canonical(t) {
-                    pieces = vec![BodyPiece::Text(c.into())];
-                }
+        // A type in the spelling its dialect prints (attributes are
+        // respelled whole, by `canonical_attr_body`).
+        if !is_attr {
+            if let Some(c) = hook.and_then(|h| h.respell_body(&mut self.m.ctx, false, &pieces)) {
+                pieces = c;
             }
         }
         Ok(DialectBody {
@@ -1027,16 +1032,18 @@ impl<'a> Parser<'a> {
     }
 
     /// A dialect attribute body in the spelling its dialect prints, where
-    /// we know that spelling: llvm's custom-encoded kinds are parsed into
-    /// their fields and printed again (`llvm_text::canonical`), as MLIR's
-    /// parser builds the attribute and its printer prints it. Without
-    /// this, hand-written whitespace or `04` would survive a text print
-    /// but not a bytecode round trip. Other bodies are kept as written.
+    /// its hook knows that spelling
+    /// ([`rmlir_format::dialect_hooks::BytecodeDialect::respell_body`]: llvm's
+    /// custom-encoded kinds are parsed into their fields and printed
+    /// again, as MLIR's parser builds the attribute and its printer prints
+    /// it). Without this, hand-written whitespace or `04` would survive a
+    /// text print but not a bytecode round trip. Other bodies are kept as
+    /// written.
     fn canonical_attr_body(&mut self, body: DialectBody) -> DialectBody {
-        if &*body.dialect != "llvm" {
+        let Some(h) = self.hook(&body.dialect) else {
             return body;
-        }
-        match rmlir_format::dialect_encodings::llvm_text::canonical(&mut self.m.ctx, &body.pieces) {
+        };
+        match h.respell_body(&mut self.m.ctx, true, &body.pieces) {
             Some(pieces) => DialectBody {
                 dialect: body.dialect,
                 pieces,

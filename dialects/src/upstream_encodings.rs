@@ -2,7 +2,7 @@
 // *DialectBytecode.cpp.inc, LLVMAttrDefs.td and LLVMOpsEnums.*.inc, and the
 // DWARF names in format/data/llvm-dwarf-names.tsv. Do not edit.
 
-use super::spec::*;
+use rmlir_format::dialect_encodings::spec::*;
 
 /// The dialects with declarative bytecode encodings in MLIR 22.
 pub static DIALECTS: &[DialectSpec] = &[
@@ -2121,3 +2121,8 @@ pub static DW_OP: &[(u32, &str)] = &[
     (0x1006, "DW_OP_LLVM_extract_bits_sext"),
     (0x1007, "DW_OP_LLVM_extract_bits_zext"),
 ];
+
+/// The declared encodings of `dialect`, if MLIR 22 has any.
+pub fn spec(dialect: &str) -> Option<&'static DialectSpec> {
+    DIALECTS.iter().find(|d| d.name == dialect)
+}

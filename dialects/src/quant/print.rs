@@ -2,58 +2,54 @@
 //! printer in MLIR 22 (`any<…>`, `uniform<…>`, `calibrated<…>`); the fields
 //! come from the generated read steps, by name.
 
-use super::{Body, Entry, Value};
-use crate::bytecode::binary_reader::Reader;
-use crate::bytecode::BytecodeReader;
-use crate::error::Result;
-use rmlir_format::dialect_encodings::quant::{default_storage_bounds, SIGNED};
+use super::bounds::{default_storage_bounds, SIGNED};
+use rmlir_format::dialect_encodings::{BodyBuilder as Body, Entry, FieldError, Value};
 use rmlir_format::float::{format_mlir_float, FloatKind};
 use rmlir_format::*;
 
 const DIALECT: &str = "quant";
 
-pub(super) fn build_type(
-    reader: &mut BytecodeReader<'_>,
-    e: &Entry<'_>,
-    r: &Reader<'_>,
-) -> Result<TypeId> {
-    let ctx = &reader.module.ctx;
+type Result<T> = std::result::Result<T, FieldError>;
+
+/// The type a decoded quant entry stands for.
+pub(super) fn build_type(ctx: &Context, e: Entry<'_, '_>) -> Result<TypeData> {
+    let e = &e;
     let mut b = Body::default();
     match e.kind.class {
         "AnyQuantizedType" => {
             b.text("any<");
-            storage(ctx, e, r, &mut b)?;
-            if e.kind.steps.iter().any(|s| s.name == "expressedType") {
+            storage(ctx, e, &mut b)?;
+            if e.has("expressedType") {
                 b.text(":");
-                b.ty(ty(e, r, "expressedType")?);
+                b.ty(ty(e, "expressedType")?);
             }
             b.text(">");
         }
         "UniformQuantizedType" => {
             b.text("uniform<");
-            storage(ctx, e, r, &mut b)?;
+            storage(ctx, e, &mut b)?;
             b.text(":");
-            b.ty(ty(e, r, "expressedType")?);
+            b.ty(ty(e, "expressedType")?);
             b.text(", ");
-            let scale = f64_bits(e, r, "scale")?;
-            let zero = int(e, r, "zeroPoint")?;
+            let scale = f64_bits(e, "scale")?;
+            let zero = int(e, "zeroPoint")?;
             b.text(&params(scale, zero));
             b.text(">");
         }
         "UniformQuantizedPerAxisType" => {
             b.text("uniform<");
-            storage(ctx, e, r, &mut b)?;
+            storage(ctx, e, &mut b)?;
             b.text(":");
-            b.ty(ty(e, r, "expressedType")?);
-            let dim = uint(e, r, "quantizedDimension")?;
+            b.ty(ty(e, "expressedType")?);
+            let dim = uint(e, "quantizedDimension")?;
             b.text(&format!(":{}, {{", dim as i32));
-            let (scales, at) = e.field("scales", r)?;
-            let (zeros, _) = e.field("zeroPoints", r)?;
+            let (at, scales) = e.field(DIALECT, "scales")?;
+            let (_, zeros) = e.field(DIALECT, "zeroPoints")?;
             let (Value::F64s(scales), Value::Ss(zeros)) = (scales, zeros) else {
-                return r.err_at(at, bad_field(e, "scales"));
+                return Err(FieldError::field(at, bad_field(e, "scales")));
             };
             if scales.len() != zeros.len() {
-                return r.err_at(
+                return Err(FieldError::field(
                     at,
                     format!(
                         "quant type {}: {} scales but {} zero points",
@@ -61,7 +57,7 @@ pub(super) fn build_type(
                         scales.len(),
                         zeros.len()
                     ),
-                );
+                ));
             }
             let items: Vec<String> = scales
                 .iter()
@@ -73,13 +69,13 @@ pub(super) fn build_type(
         }
         "UniformQuantizedSubChannelType" => {
             b.text("uniform<");
-            storage(ctx, e, r, &mut b)?;
+            storage(ctx, e, &mut b)?;
             b.text(":");
-            b.ty(ty(e, r, "expressedType")?);
-            let (dims, at) = e.field("quantizedDimensions", r)?;
-            let (sizes, _) = e.field("blockSizes", r)?;
+            b.ty(ty(e, "expressedType")?);
+            let (at, dims) = e.field(DIALECT, "quantizedDimensions")?;
+            let (_, sizes) = e.field(DIALECT, "blockSizes")?;
             let (Value::Ss(dims), Value::Ss(sizes)) = (dims, sizes) else {
-                return r.err_at(at, bad_field(e, "quantizedDimensions"));
+                return Err(FieldError::field(at, bad_field(e, "quantizedDimensions")));
             };
             let info: Vec<String> = dims
                 .iter()
@@ -87,63 +83,62 @@ pub(super) fn build_type(
                 .map(|(d, s)| format!("{}:{s}", *d as i32))
                 .collect();
             b.text(&format!(":{{{}}}, ", info.join(", ")));
-            let text = sub_channel_params(ctx, e, r)?;
+            let text = sub_channel_params(ctx, e)?;
             b.text(&text);
             b.text(">");
         }
         "CalibratedQuantizedType" => {
             b.text("calibrated<");
-            b.ty(ty(e, r, "expressedType")?);
-            let min = f64_bits(e, r, "min")?;
-            let max = f64_bits(e, r, "max")?;
+            b.ty(ty(e, "expressedType")?);
+            let min = f64_bits(e, "min")?;
+            let max = f64_bits(e, "max")?;
             b.text(&format!("<{}:{}>>", double(min), double(max)));
         }
         other => {
-            return r.err_at(
-                e.at,
-                format!("quant type {other}: no printing rules for this kind"),
-            )
+            return Err(FieldError::entry(format!(
+                "quant type {other}: no printing rules for this kind"
+            )))
         }
     }
     let body = DialectBody {
         dialect: DIALECT.into(),
         pieces: b.pieces,
     };
-    Ok(reader.module.ctx.intern_type(TypeData::Dialect(body)))
+    Ok(TypeData::Dialect(body))
 }
 
-fn bad_field(e: &Entry<'_>, name: &str) -> String {
+fn bad_field(e: &Entry<'_, '_>, name: &str) -> String {
     format!(
         "quant type {}: field '{name}' has an unexpected form",
         e.kind.class
     )
 }
 
-fn ty(e: &Entry<'_>, r: &Reader<'_>, name: &str) -> Result<TypeId> {
-    match e.field(name, r)? {
-        (Value::Type(t), _) => Ok(*t),
-        (_, at) => r.err_at(at, bad_field(e, name)),
+fn ty(e: &Entry<'_, '_>, name: &str) -> Result<TypeId> {
+    match e.field(DIALECT, name)? {
+        (_, Value::Type(t)) => Ok(*t),
+        (at, _) => Err(FieldError::field(at, bad_field(e, name))),
     }
 }
 
-fn uint(e: &Entry<'_>, r: &Reader<'_>, name: &str) -> Result<u64> {
-    match e.field(name, r)? {
-        (Value::U(v), _) => Ok(*v),
-        (_, at) => r.err_at(at, bad_field(e, name)),
+fn uint(e: &Entry<'_, '_>, name: &str) -> Result<u64> {
+    match e.field(DIALECT, name)? {
+        (_, Value::U(v)) => Ok(*v),
+        (at, _) => Err(FieldError::field(at, bad_field(e, name))),
     }
 }
 
-fn int(e: &Entry<'_>, r: &Reader<'_>, name: &str) -> Result<i64> {
-    match e.field(name, r)? {
-        (Value::S(v), _) => Ok(*v),
-        (_, at) => r.err_at(at, bad_field(e, name)),
+fn int(e: &Entry<'_, '_>, name: &str) -> Result<i64> {
+    match e.field(DIALECT, name)? {
+        (_, Value::S(v)) => Ok(*v),
+        (at, _) => Err(FieldError::field(at, bad_field(e, name))),
     }
 }
 
-fn f64_bits(e: &Entry<'_>, r: &Reader<'_>, name: &str) -> Result<u64> {
-    match e.field(name, r)? {
-        (Value::F64(v), _) => Ok(*v),
-        (_, at) => r.err_at(at, bad_field(e, name)),
+fn f64_bits(e: &Entry<'_, '_>, name: &str) -> Result<u64> {
+    match e.field(DIALECT, name)? {
+        (_, Value::F64(v)) => Ok(*v),
+        (at, _) => Err(FieldError::field(at, bad_field(e, name))),
     }
 }
 
@@ -163,26 +158,26 @@ fn params(scale: u64, zero: i64) -> String {
 
 /// The storage type (`i8`, `u4<1:14>`): its width, signedness from the
 /// flags, and the bounds when they are not the type's full range.
-fn storage(ctx: &Context, e: &Entry<'_>, r: &Reader<'_>, b: &mut Body) -> Result<()> {
-    let flags = uint(e, r, "flags")?;
-    let (st, at) = e.field("storageType", r)?;
+fn storage(ctx: &Context, e: &Entry<'_, '_>, b: &mut Body) -> Result<()> {
+    let flags = uint(e, "flags")?;
+    let (at, st) = e.field(DIALECT, "storageType")?;
     let width = match st {
         Value::Type(t) => match ctx.ty(*t) {
             TypeData::Integer { width, .. } => *width,
             _ => {
-                return r.err_at(
+                return Err(FieldError::field(
                     at,
                     format!(
                         "quant type {}: storage type is not an integer",
                         e.kind.class
                     ),
-                )
+                ))
             }
         },
-        _ => return r.err_at(at, bad_field(e, "storageType")),
+        _ => return Err(FieldError::field(at, bad_field(e, "storageType"))),
     };
-    let min = int(e, r, "storageTypeMin")?;
-    let max = int(e, r, "storageTypeMax")?;
+    let min = int(e, "storageTypeMin")?;
+    let max = int(e, "storageTypeMax")?;
     let signed = flags & SIGNED != 0;
     let (def_min, def_max) = default_storage_bounds(signed, width);
     let mut s = format!("{}{width}", if signed { "i" } else { "u" });
@@ -195,33 +190,33 @@ fn storage(ctx: &Context, e: &Entry<'_>, r: &Reader<'_>, b: &mut Body) -> Result
 
 /// The scales and zero points of a sub-channel type, nested by the shape
 /// of the scales tensor: `{{s:z, s}, {s, s:z}}`.
-fn sub_channel_params(ctx: &Context, e: &Entry<'_>, r: &Reader<'_>) -> Result<String> {
-    let (scales, at) = e.field("scales", r)?;
-    let (zeros, zat) = e.field("zeroPoints", r)?;
+fn sub_channel_params(ctx: &Context, e: &Entry<'_, '_>) -> Result<String> {
+    let (at, scales) = e.field(DIALECT, "scales")?;
+    let (zat, zeros) = e.field(DIALECT, "zeroPoints")?;
     let (Value::Attr(Some(scales)), Value::Attr(Some(zeros))) = (scales, zeros) else {
-        return r.err_at(at, bad_field(e, "scales"));
+        return Err(FieldError::field(at, bad_field(e, "scales")));
     };
-    let scales = dense_params(ctx, e, r, *scales, at)?;
-    let zeros = dense_params(ctx, e, r, *zeros, zat)?;
+    let scales = dense_params(ctx, e, *scales, at)?;
+    let zeros = dense_params(ctx, e, *zeros, zat)?;
     let (shape, scale_elem, scale_vals) = (scales.shape, scales.elem, scales.elems);
     let (zero_elem, zero_vals) = (zeros.elem, zeros.elems);
     let TypeData::Float(kind) = ctx.ty(scale_elem) else {
-        return r.err_at(
+        return Err(FieldError::field(
             at,
             format!("quant type {}: scales are not floats", e.kind.class),
-        );
+        ));
     };
     let zero_width = match ctx.ty(zero_elem) {
         TypeData::Integer { width, .. } => *width,
         _ => {
-            return r.err_at(
+            return Err(FieldError::field(
                 zat,
                 format!("quant type {}: zero points are not integers", e.kind.class),
-            )
+            ))
         }
     };
     if scale_vals.len() != zero_vals.len() {
-        return r.err_at(
+        return Err(FieldError::field(
             zat,
             format!(
                 "quant type {}: {} scales but {} zero points",
@@ -229,7 +224,7 @@ fn sub_channel_params(ctx: &Context, e: &Entry<'_>, r: &Reader<'_>) -> Result<St
                 scale_vals.len(),
                 zero_vals.len()
             ),
-        );
+        ));
     }
     let items: Vec<(String, num_bigint::BigInt)> = scale_vals
         .iter()
@@ -256,12 +251,16 @@ const MAX_SPLAT_ELEMENTS: u64 = 1 << 20;
 
 fn dense_params<'c>(
     ctx: &'c Context,
-    e: &Entry<'_>,
-    r: &Reader<'_>,
+    e: &Entry<'_, '_>,
     a: AttrId,
     at: usize,
 ) -> Result<DenseParams<'c>> {
-    let err = |msg: &str| r.err_at(at, format!("quant type {}: {msg}", e.kind.class));
+    let err = |msg: &str| {
+        Err(FieldError::field(
+            at,
+            format!("quant type {}: {msg}", e.kind.class),
+        ))
+    };
     let AttrData::DenseIntOrFp { ty, splat, data } = ctx.attr(a) else {
         return err("expected a dense elements attribute");
     };

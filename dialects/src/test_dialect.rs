@@ -6,15 +6,15 @@
 //! `false`), and `test.with_versioned_properties` whose second number
 //! exists only from 2.0.
 
-use super::{
-    BytecodeDialect, DialectReader, DialectVersion, DialectWriter, HookError, HookResult,
+use num_bigint::BigInt;
+use rmlir_format::attrs::{AttrData, BodyPiece, DialectBody};
+use rmlir_format::context::{AttrId, Context};
+use rmlir_format::dialect_hooks::{
+    walk_ops, BytecodeDialect, DialectReader, DialectVersion, DialectWriter, HookError, HookResult,
     MajorMinor,
 };
-use crate::attrs::{AttrData, BodyPiece, DialectBody};
-use crate::context::{AttrId, Context};
-use crate::ir::{Module, OpId};
-use crate::types::{Signedness, TypeData};
-use num_bigint::BigInt;
+use rmlir_format::ir::{Module, OpId};
+use rmlir_format::types::{Signedness, TypeData};
 use std::sync::Arc;
 
 const CURRENT: MajorMinor = MajorMinor { major: 2, minor: 0 };
@@ -23,7 +23,7 @@ const ATTR_PARAMS: u64 = 0;
 /// The kind code of `!test.i32`.
 const TEST_I32: u64 = 99;
 
-fn is_test_i32(ctx: &Context, t: crate::context::TypeId) -> bool {
+fn is_test_i32(ctx: &Context, t: rmlir_format::context::TypeId) -> bool {
     matches!(ctx.ty(t), TypeData::Dialect(b) if &*b.dialect == "test"
         && matches!(b.pieces.as_slice(), [BodyPiece::Text(s)] if &**s == "i32"))
 }
@@ -161,7 +161,10 @@ impl BytecodeDialect for TestDialect {
         true
     }
 
-    fn read_type(&self, r: &mut dyn DialectReader) -> HookResult<Option<crate::context::TypeId>> {
+    fn read_type(
+        &self,
+        r: &mut dyn DialectReader,
+    ) -> HookResult<Option<rmlir_format::context::TypeId>> {
         if r.read_varint()? != TEST_I32 {
             return Ok(None);
         }
@@ -171,7 +174,7 @@ impl BytecodeDialect for TestDialect {
         }))))
     }
 
-    fn write_type(&self, ty: crate::context::TypeId, w: &mut dyn DialectWriter) -> bool {
+    fn write_type(&self, ty: rmlir_format::context::TypeId, w: &mut dyn DialectWriter) -> bool {
         if !is_test_i32(w.ctx(), ty) {
             return false;
         }
@@ -291,7 +294,7 @@ impl BytecodeDialect for TestDialect {
             )));
         }
         // Before 2.0, `test.versionedA` had no `modifier`: it is false.
-        let ops = super::walk_ops(m, top);
+        let ops = walk_ops(m, top);
         for op in ops {
             if m.op_name(op) != VERSIONED_A {
                 continue;
@@ -302,11 +305,11 @@ impl BytecodeDialect for TestDialect {
                 ty: i1,
                 value: BigInt::from(0),
             });
-            let mut entries: Vec<(crate::attrs::Bytes, AttrId)> = match given.map(|p| m.ctx.attr(p))
-            {
-                Some(AttrData::Dictionary(e)) => e.clone(),
-                _ => Vec::new(),
-            };
+            let mut entries: Vec<(rmlir_format::attrs::Bytes, AttrId)> =
+                match given.map(|p| m.ctx.attr(p)) {
+                    Some(AttrData::Dictionary(e)) => e.clone(),
+                    _ => Vec::new(),
+                };
             entries.retain(|(k, _)| &k[..] != b"modifier");
             entries.push((b"modifier"[..].into(), f));
             entries.sort_by(|a, b| a.0.cmp(&b.0));

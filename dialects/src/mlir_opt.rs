@@ -1,5 +1,7 @@
-//! Dialect knowledge kept as data (SPEC.md §2.6): which dialects mlir-opt 22
-//! registers, and which of their attributes get an alias name when printed.
+//! What mlir-opt 22 knows of the dialects it registers, kept as data
+//! (SPEC.md §2.6), for the text parser and printer: which dialects it
+//! registers (their bodies are parsed, not kept opaque), which attributes
+//! get an alias name when printed, and which parameters print stripped.
 
 /// Dialects registered in mlir-opt 22 (`mlir-opt --show-dialects`). The
 /// bodies of attributes and types of these dialects are parsed by their
@@ -114,7 +116,7 @@ pub const ATTR_ALIASES: &[(&str, &str, &str)] = &[
 /// parameter)` → the nested attribute's mnemonic and whether the parameter
 /// is a list (`parallelAccesses = <…>, <…>`). A positional parameter is
 /// named `#N` (`!sparse_tensor.iter_space<<{…}>, lvls = 0>` has `#0`).
-/// From `format/data/stripped-params.tsv` (generated from the dialects'
+/// From `dialects/data/stripped-params.tsv` (generated from the dialects'
 /// ODS definitions by tools/dialect-encodings/gen.py).
 pub fn stripped_param_info(dialect: &str, attr: &str, param: &str) -> Option<(&'static str, bool)> {
     type Row = (&'static str, &'static str, &'static str, &'static str, bool);

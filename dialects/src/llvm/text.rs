@@ -20,40 +20,20 @@
 //! stripped attributes without an alias kind are spliced in as their body.
 //! Parameters of interface or generic type print in full (`#llvm.…`).
 
-use super::body_cursor::{piece_attr, BodyCursor};
-use super::fields::{AttrLookup, BodyBuilder, BodyInterner, Field, Value};
-use super::generated::{DW_ATE, DW_OP, LLVM_ATTRS};
-use super::{dialect_spec, AttrSpec, EnumSpec, Format, KindSpec, Param, ParamTy, Read};
-use crate::dialects::attr_alias;
-use crate::escape::write_quoted;
-use crate::float::{parse_mlir_float, FloatKind};
-use crate::{AttrData, AttrId, BodyPiece, DialectBody, Signedness, TypeData, TypeId};
+use crate::mlir_opt::attr_alias;
+use crate::upstream_encodings::{DW_ATE, DW_OP, LLVM_ATTRS};
 use num_bigint::BigInt;
 use num_traits::Zero;
+use rmlir_format::dialect_encodings::body_cursor::{piece_attr, BodyCursor};
+use rmlir_format::dialect_encodings::{
+    AttrLookup, AttrSpec, BodyBuilder, BodyInterner, EnumSpec, Field, FieldError, Format, KindSpec,
+    Param, ParamTy, Read, Value,
+};
+use rmlir_format::escape::write_quoted;
+use rmlir_format::float::{parse_mlir_float, FloatKind};
+use rmlir_format::{AttrData, AttrId, BodyPiece, DialectBody, Signedness, TypeData, TypeId};
 
-/// Why fields could not be printed: about the entry, or one field.
-#[derive(Debug)]
-pub struct PrintError {
-    pub field: Option<usize>,
-    pub msg: String,
-}
-
-impl PrintError {
-    fn entry(msg: impl Into<String>) -> Self {
-        PrintError {
-            field: None,
-            msg: msg.into(),
-        }
-    }
-    fn field(i: usize, msg: impl Into<String>) -> Self {
-        PrintError {
-            field: Some(i),
-            msg: msg.into(),
-        }
-    }
-}
-
-type Result<T> = std::result::Result<T, PrintError>;
+type Result<T> = std::result::Result<T, FieldError>;
 
 /// The generated description of llvm attribute kind `code`.
 pub fn spec_of(code: u64) -> Option<&'static AttrSpec> {
@@ -249,7 +229,7 @@ pub struct Encoded {
 /// encodable kind (mlir-opt would then not have printed it; it stays a
 /// textual entry).
 pub fn encode(space: &mut dyn BodyInterner, pieces: &[BodyPiece]) -> Option<Encoded> {
-    let kinds = dialect_spec(b"llvm")?.attrs;
+    let kinds = crate::upstream_encodings::spec("llvm")?.attrs;
     let Some(BodyPiece::Text(first)) = pieces.first() else {
         return None;
     };
@@ -590,7 +570,7 @@ impl<'p, 'a, L: AttrLookup + ?Sized> Printer<'p, 'a, L> {
         let values: &'p [Value<'a>] = self.values;
         match values.get(i) {
             Some(v) => Ok(Some((v, i))),
-            None => Err(PrintError::entry(format!(
+            None => Err(FieldError::entry(format!(
                 "llvm attribute {}: parameter '{}' has no field",
                 self.class, p.name
             ))),
@@ -660,7 +640,7 @@ impl<'p, 'a, L: AttrLookup + ?Sized> Printer<'p, 'a, L> {
         };
         match found {
             Some((Value::Str(s), _)) => Ok(s),
-            _ => Err(PrintError::entry(format!(
+            _ => Err(FieldError::entry(format!(
                 "llvm attribute {}: expected a string field",
                 self.class
             ))),
@@ -677,7 +657,7 @@ impl<'p, 'a, L: AttrLookup + ?Sized> Printer<'p, 'a, L> {
         let opcode = match opcode {
             Some((Value::U(x), _)) => *x as u32,
             _ => {
-                return Err(PrintError::entry(
+                return Err(FieldError::entry(
                     "llvm attribute DIExpressionElemAttr: expected an opcode field",
                 ))
             }
@@ -724,7 +704,7 @@ impl<'p, 'a, L: AttrLookup + ?Sized> Printer<'p, 'a, L> {
                         None if matches!(elem, ParamTy::LlvmAttr | ParamTy::AnyAttr) => {
                             self.b.text("<<NULL ATTRIBUTE>>")
                         }
-                        None => return Err(PrintError::field(i, "null array element")),
+                        None => return Err(FieldError::field(i, "null array element")),
                     }
                 }
             }
@@ -740,7 +720,7 @@ impl<'p, 'a, L: AttrLookup + ?Sized> Printer<'p, 'a, L> {
             (_, Value::Attr(Some(a))) => self.nested(ty, *a, i)?,
             (_, Value::Attr(None)) => self.b.text("<<NULL ATTRIBUTE>>"),
             _ => {
-                return Err(PrintError::field(
+                return Err(FieldError::field(
                     i,
                     format!("field does not fit parameter type {ty:?}"),
                 ))
@@ -755,7 +735,7 @@ impl<'p, 'a, L: AttrLookup + ?Sized> Printer<'p, 'a, L> {
         let data = look.attr_data(a);
         let data: &AttrData = &data;
         let bad = |want: &str| -> Result<()> {
-            Err(PrintError::field(
+            Err(FieldError::field(
                 i,
                 format!(
                     "expected attribute of type: {want}, but got: {}",
@@ -820,7 +800,7 @@ impl<'p, 'a, L: AttrLookup + ?Sized> Printer<'p, 'a, L> {
                     }
                 }
             }
-            _ => return Err(PrintError::field(i, "not an attribute parameter")),
+            _ => return Err(FieldError::field(i, "not an attribute parameter")),
         }
         Ok(())
     }

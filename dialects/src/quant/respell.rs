@@ -4,13 +4,13 @@
 //! a `double` and printed back as `0.0078665769999999995`, default storage
 //! bounds (`i8<-128:127>`) are dropped, a zero point of 0 is left out.
 //! Reading bytecode builds the body from those printing rules
-//! (`bytecode/dialect_encodings/quant.rs`), so without this a module's
+//! (`print.rs`), so without this a module's
 //! text and its bytecode round trip printed differently.
 //!
 //! A body this grammar does not know (a float storage type, an integer
 //! scale, which mlir-opt rejects) is left as written.
 
-use rmlir_format::dialect_encodings::quant::default_storage_bounds;
+use super::bounds::default_storage_bounds;
 use rmlir_format::float::{format_mlir_float, parse_mlir_float, FloatKind};
 
 /// The canonical spelling of the quant type body `text` (`uniform<…>`,
