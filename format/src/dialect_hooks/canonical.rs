@@ -7,10 +7,14 @@
 //! do. A body the hook does not write is kept as the text it was written
 //! as (an opaque attribute or type, as without hooks), which is also how
 //! it comes back from the textual bytecode entry it is written as.
+//!
+//! A dialect whose encodings are declared as data (SPEC.md §6.6.5) goes
+//! the same way through its tables: `attr_fields`, then
+//! `attr_from_fields`.
 
 use super::{BytecodeDialect, DialectReader, DialectVersion, DialectWriter, HookError, HookResult};
 use crate::context::{AttrId, Context, TypeId};
-use crate::dialect_encodings::Field;
+use crate::dialect_encodings::{Entry, Field, Value};
 use crate::{AttrData, TypeData};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -138,6 +142,24 @@ impl DialectReader for Replay<'_> {
 /// `a` as `hook` reads it back after writing it; `None` where the hook
 /// does not write it (or what it writes does not read back whole).
 pub fn canonical_attr(hook: &dyn BytecodeDialect, ctx: &mut Context, a: AttrId) -> Option<AttrId> {
+    if let Some(spec) = hook.declared_encodings() {
+        let AttrData::Dialect { body, ty: None } = ctx.attr(a).clone() else {
+            return None;
+        };
+        let (code, fields) = hook.attr_fields(ctx, &body)?;
+        let kind = spec.attrs.iter().find(|k| k.code == code)?;
+        let values: Vec<Value<'_>> = fields.iter().map(Field::as_value).collect();
+        let d = hook
+            .attr_from_fields(
+                ctx,
+                Entry {
+                    kind,
+                    values: &values,
+                },
+            )
+            .ok()?;
+        return Some(ctx.intern_attr(d));
+    }
     let mut rec = Recorder {
         ctx: &mut *ctx,
         fields: Vec::new(),
@@ -155,6 +177,24 @@ pub fn canonical_attr(hook: &dyn BytecodeDialect, ctx: &mut Context, a: AttrId) 
 
 /// [`canonical_attr`] of a type.
 pub fn canonical_type(hook: &dyn BytecodeDialect, ctx: &mut Context, t: TypeId) -> Option<TypeId> {
+    if let Some(spec) = hook.declared_encodings() {
+        let TypeData::Dialect(body) = ctx.ty(t).clone() else {
+            return None;
+        };
+        let (code, fields) = hook.type_fields(ctx, &body)?;
+        let kind = spec.types.iter().find(|k| k.code == code)?;
+        let values: Vec<Value<'_>> = fields.iter().map(Field::as_value).collect();
+        let d = hook
+            .type_from_fields(
+                ctx,
+                Entry {
+                    kind,
+                    values: &values,
+                },
+            )
+            .ok()?;
+        return Some(ctx.intern_type(d));
+    }
     let mut rec = Recorder {
         ctx: &mut *ctx,
         fields: Vec::new(),
