@@ -3,8 +3,9 @@
 # $RMLIR_CORPUS) into fuzz/corpus/<target>/ (git-ignored):
 #   text_parser, text_roundtrip   every case's generic.mlir
 #   bytecode_eager, bytecode_lazy every case's v6.mlirbc, the real-client
-#                                 modules, upstream's own .mlirbc tests and
+#                                 modules, upstream's own .mlirbc tests,
 #                                 StableHLO's compatibility artifacts (VHLO)
+#                                 and fuzz/seeds/bytecode (newer builtins)
 #   structured                    32 deterministic pseudo-random 4 KiB inputs
 #                                 (its input drives a generator)
 #   amplification                 every 8th text and bytecode seed, attribute,
@@ -50,6 +51,12 @@ for f in "$corpus"/../third-party/stablehlo/compat-artifacts/*.mlir.bc; do
   [[ -f $f ]] || continue
   i=$((i+1)); (( (i - 1) % stride == 0 )) || continue
   copy "$f" "vhlo-$(basename "$f")" bytecode_eager bytecode_lazy
+  n_bc=$((n_bc+1))
+done
+# Seeds kept with the project (fuzz/seeds/README.md).
+for f in "$here"/seeds/bytecode/*.mlirbc; do
+  [[ -f $f ]] || continue
+  copy "$f" "seed-$(basename "$f")" bytecode_eager bytecode_lazy
   n_bc=$((n_bc+1))
 done
 python3 - "$out/structured" <<'PY'

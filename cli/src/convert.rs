@@ -50,12 +50,12 @@ pub fn convert(
     target: Option<&str>,
     producer: Option<String>,
     compression: Compression,
-    upstream_only: bool,
+    writes: encode::Writes,
     progress: &mut Progress,
 ) -> Result<encode::Encoded, String> {
-    let writes = OpRegistry::default_ref().release();
+    let release = OpRegistry::default_ref().release();
     let producer = producer.unwrap_or_else(|| match (&loaded.header, target) {
-        (Some(h), None) if h.layouts_release == writes => h.producer.clone(),
+        (Some(h), None) if h.layouts_release == release => h.producer.clone(),
         _ => DEFAULT_PRODUCER.to_string(),
     });
     encode::write(
@@ -64,7 +64,7 @@ pub fn convert(
         version,
         producer,
         compression,
-        upstream_only,
+        writes,
         progress,
     )
 }
@@ -77,7 +77,7 @@ pub fn run(
     target: Option<String>,
     producer: Option<String>,
     compression: Compression,
-    upstream_only: bool,
+    writes: encode::Writes,
     layouts: Layouts,
     progress: &mut Progress,
 ) -> Result<(), String> {
@@ -97,7 +97,7 @@ pub fn run(
         target.as_deref(),
         producer,
         compression,
-        upstream_only,
+        writes,
         progress,
     )?;
     progress.finish();

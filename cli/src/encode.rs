@@ -27,15 +27,47 @@ impl Encoded {
     }
 }
 
-/// `upstream_only`: write only upstream MLIR's dialects as registered ops
-/// with their encodings (`--upstream-only`).
+/// What `encode` and `convert` write besides the version and producer.
+#[derive(Clone, Copy, Debug)]
+pub struct Writes {
+    /// Only upstream MLIR's dialects as registered ops with their
+    /// encodings (`--upstream-only`).
+    pub upstream_only: bool,
+    /// `--builtin-encodings`.
+    pub builtins: BuiltinEncodings,
+}
+
+/// `--builtin-encodings`: the builtin encodings of which MLIR to write
+/// (SPEC.md §6.6.6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum BuiltinEncodings {
+    /// MLIR 22's, which mlir-opt 22 reads: affine maps, integer sets,
+    /// strided layouts and the small float types as text.
+    #[default]
+    #[value(name = "mlir-22")]
+    Mlir22,
+    /// Also the binary encodings MLIR added after 22, as `MLIR24.0.0git`
+    /// (IREE 3.13) writes them; mlir-opt 22 cannot read them.
+    #[value(name = "mlir-24")]
+    Mlir24,
+}
+
+impl From<BuiltinEncodings> for rmlir_writer::BuiltinEncodings {
+    fn from(b: BuiltinEncodings) -> Self {
+        match b {
+            BuiltinEncodings::Mlir22 => rmlir_writer::BuiltinEncodings::Mlir22,
+            BuiltinEncodings::Mlir24 => rmlir_writer::BuiltinEncodings::Mlir24,
+        }
+    }
+}
+
 pub fn write(
     inp_name: &str,
     loaded: &Loaded,
     version: u64,
     producer: String,
     compression: Compression,
-    upstream_only: bool,
+    writes: Writes,
     progress: &mut Progress,
 ) -> Result<Encoded, String> {
     progress.phase("writing bytecode");
@@ -43,8 +75,9 @@ pub fn write(
         version,
         producer,
         dialect_versions: Vec::new(),
+        builtin_encodings: writes.builtins.into(),
     };
-    let (layouts, dialects) = if upstream_only {
+    let (layouts, dialects) = if writes.upstream_only {
         (
             rmlir_format::op_registry::OpRegistry::default_ref(),
             crate::dialects::upstream_registry(),
@@ -70,7 +103,7 @@ pub fn run(
     version: u64,
     producer: String,
     compression: Compression,
-    upstream_only: bool,
+    writes: Writes,
     layouts: load::Layouts,
     progress: &mut Progress,
 ) -> Result<(), String> {
@@ -88,7 +121,7 @@ pub fn run(
         version,
         producer,
         compression,
-        upstream_only,
+        writes,
         progress,
     )?;
     progress.finish();

@@ -118,6 +118,12 @@ Examples:
         /// marks unregistered stays unregistered either way.
         #[arg(long)]
         upstream_only: bool,
+        /// The builtin encodings of which MLIR to write (SPEC.md §6.6.6):
+        /// mlir-22 (what mlir-opt 22 reads) or mlir-24, which also writes
+        /// affine maps, integer sets, strided layouts and the small float
+        /// types in binary, as IREE 3.13's MLIR does.
+        #[arg(long, value_enum, default_value_t = encode::BuiltinEncodings::Mlir22)]
+        builtin_encodings: encode::BuiltinEncodings,
     },
     /// Convert bytecode to another bytecode version, or bytecode written by
     /// an older MLIR release (MLIR 19) to what MLIR 22 reads (text input is
@@ -159,6 +165,12 @@ Examples:
         /// marks unregistered stays unregistered either way.
         #[arg(long)]
         upstream_only: bool,
+        /// The builtin encodings of which MLIR to write (SPEC.md §6.6.6):
+        /// mlir-22 (what mlir-opt 22 reads) or mlir-24, which also writes
+        /// affine maps, integer sets, strided layouts and the small float
+        /// types in binary, as IREE 3.13's MLIR does.
+        #[arg(long, value_enum, default_value_t = encode::BuiltinEncodings::Mlir22)]
+        builtin_encodings: encode::BuiltinEncodings,
     },
     /// Upgrade a bytecode file written with older dialect versions: each
     /// versioned dialect's hook upgrades the IR on read, and the output is
@@ -260,6 +272,7 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
             producer,
             compress,
             upstream_only,
+            builtin_encodings,
         } => {
             allocator::tune();
             encode::run(
@@ -268,7 +281,10 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
                 emit_version,
                 producer,
                 compress,
-                upstream_only,
+                encode::Writes {
+                    upstream_only,
+                    builtins: builtin_encodings,
+                },
                 layouts,
                 progress,
             )?
@@ -281,6 +297,7 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
             producer,
             compress,
             upstream_only,
+            builtin_encodings,
         } => convert::run(
             &input,
             &output,
@@ -288,7 +305,10 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
             target,
             producer,
             compress,
-            upstream_only,
+            encode::Writes {
+                upstream_only,
+                builtins: builtin_encodings,
+            },
             layouts,
             progress,
         )?,

@@ -29,6 +29,7 @@ pub fn run(
             .as_ref()
             .map_or_else(|| DEFAULT_PRODUCER.to_string(), |h| h.producer.clone()),
         dialect_versions: Vec::new(),
+        ..Default::default()
     };
     let encoded = rmlir_writer::encode_bytecode(
         &loaded.module,

@@ -6,7 +6,8 @@
 //! with the command line's dialects: VHLO's encodings too (SPEC.md §10).
 //! What reads is written back as `convert` writes it (those dialects'
 //! write hooks and layouts, SPEC.md §10.3): the writer accepts it or
-//! refuses it cleanly, and what it writes reads back to the same print.
+//! refuses it cleanly, and what it writes reads back to the same print,
+//! with MLIR 22's builtin encodings or the newer ones (SPEC.md §6.6.6).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -52,9 +53,19 @@ fuzz_target!(|data: &[u8]| {
     // may read what the plain order refused at that limit.
     if let Ok(m) = rmlir_reader::read_bytecode_with_options(data, &opts) {
         let first = rmlir_writer::print_module(&m, Default::default());
+        // MLIR 22's builtin encodings or the newer ones (SPEC.md §6.6.6),
+        // by the input's length, so that both writers are exercised.
+        let write = rmlir_writer::WriteOptions {
+            builtin_encodings: if data.len() % 2 == 1 {
+                rmlir_writer::BuiltinEncodings::Mlir24
+            } else {
+                rmlir_writer::BuiltinEncodings::Mlir22
+            },
+            ..Default::default()
+        };
         if let Ok(bc) = rmlir_writer::write_bytecode_with(
             &m,
-            &Default::default(),
+            &write,
             rmlir_dialects::write_layouts(),
             opts.dialects.expect("set above"),
         ) {

@@ -126,7 +126,7 @@ fn write(m: &Module, version: u64, producer: &str) -> Vec<u8> {
     let opts = WriteOptions {
         version,
         producer: producer.to_string(),
-        dialect_versions: Vec::new(),
+        ..Default::default()
     };
     rmlir_writer::write_bytecode_with(m, &opts, rmlir_dialects::write_layouts(), dialects())
         .unwrap_or_else(|e| panic!("{e}"))

@@ -4,7 +4,7 @@ pub mod bytecode;
 pub mod text;
 
 pub use bytecode::{
-    encode_bytecode, write_bytecode, write_bytecode_on_threads, write_bytecode_with, Bytecode,
-    WriteError, WriteOptions,
+    encode_bytecode, write_bytecode, write_bytecode_on_threads, write_bytecode_with,
+    BuiltinEncodings, Bytecode, WriteError, WriteOptions,
 };
 pub use text::{print_module, print_module_to, try_print_module, OutputTooLarge, PrintOptions};

@@ -25,6 +25,15 @@ pub mod attr {
     pub const DISTINCT: u64 = 21;
     /// MLIR 22: a `FileLineColRange` that is not a plain `file:line:col`.
     pub const FILE_LINE_COL_RANGE: u64 = 22;
+    /// After MLIR 22 (llvm/llvm-project#191970; IREE 3.13 writes it): an
+    /// `AffineMapAttr` (SPEC.md §6.6.6).
+    pub const AFFINE_MAP: u64 = 23;
+    /// After MLIR 22 (llvm/llvm-project#207488): an `IntegerSetAttr`.
+    pub const INTEGER_SET: u64 = 24;
+    /// After MLIR 22 (llvm/llvm-project#207488): a `StridedLayoutAttr`.
+    pub const STRIDED_LAYOUT: u64 = 25;
+    /// One past the last code MLIR 22 writes.
+    pub const END_MLIR22: u64 = 23;
 }
 
 pub mod ty {
@@ -49,4 +58,20 @@ pub mod ty {
     pub const UNRANKED_TENSOR: u64 = 18;
     pub const VECTOR: u64 = 19;
     pub const VECTOR_WITH_SCALABLE_DIMS: u64 = 20;
+    /// After MLIR 22 (IREE 3.13 writes them; SPEC.md §6.6.6): the float
+    /// types MLIR 22 writes as text, each a bare code.
+    pub const TF32: u64 = 21;
+    pub const F8E5M2: u64 = 22;
+    pub const F8E4M3: u64 = 23;
+    pub const F8E4M3FN: u64 = 24;
+    pub const F8E5M2FNUZ: u64 = 25;
+    pub const F8E4M3FNUZ: u64 = 26;
+    pub const F8E4M3B11FNUZ: u64 = 27;
+    pub const F8E3M4: u64 = 28;
+    pub const F4E2M1FN: u64 = 29;
+    pub const F6E2M3FN: u64 = 30;
+    pub const F6E3M2FN: u64 = 31;
+    pub const F8E8M0FNU: u64 = 32;
+    /// One past the last code MLIR 22 writes.
+    pub const END_MLIR22: u64 = 21;
 }

@@ -182,6 +182,14 @@ impl<'a> BytecodeReader<'a> {
                 let id = self.module.ctx.fresh_distinct_id();
                 AttrData::Distinct { id, referenced }
             }
+            code::AFFINE_MAP => AttrData::AffineMap(super::builtin_affine::read_affine_map(r)?),
+            code::INTEGER_SET => {
+                AttrData::IntegerSet(Box::new(super::builtin_affine::read_integer_set(r)?))
+            }
+            code::STRIDED_LAYOUT => {
+                let (offset, strides) = super::builtin_affine::read_strided(r)?;
+                AttrData::Strided { offset, strides }
+            }
             other => return r.err_at(at, format!("unknown attribute code: {other}")),
         };
         Ok(self.module.ctx.intern_attr(data))

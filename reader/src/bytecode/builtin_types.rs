@@ -121,6 +121,18 @@ impl<'a> BytecodeReader<'a> {
                     elem,
                 }
             }
+            code::TF32 => TypeData::Float(FloatKind::TF32),
+            code::F8E5M2 => TypeData::Float(FloatKind::F8E5M2),
+            code::F8E4M3 => TypeData::Float(FloatKind::F8E4M3),
+            code::F8E4M3FN => TypeData::Float(FloatKind::F8E4M3FN),
+            code::F8E5M2FNUZ => TypeData::Float(FloatKind::F8E5M2FNUZ),
+            code::F8E4M3FNUZ => TypeData::Float(FloatKind::F8E4M3FNUZ),
+            code::F8E4M3B11FNUZ => TypeData::Float(FloatKind::F8E4M3B11FNUZ),
+            code::F8E3M4 => TypeData::Float(FloatKind::F8E3M4),
+            code::F4E2M1FN => TypeData::Float(FloatKind::F4E2M1FN),
+            code::F6E2M3FN => TypeData::Float(FloatKind::F6E2M3FN),
+            code::F6E3M2FN => TypeData::Float(FloatKind::F6E3M2FN),
+            code::F8E8M0FNU => TypeData::Float(FloatKind::F8E8M0FNU),
             other => return r.err_at(at, format!("unknown type code: {other}")),
         };
         Ok(self.module.ctx.intern_type(data))

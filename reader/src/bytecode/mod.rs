@@ -6,6 +6,7 @@
 
 mod attr_type_section;
 mod binary_reader;
+mod builtin_affine;
 mod builtin_attrs;
 mod builtin_types;
 mod dialect_encodings;

@@ -7,6 +7,7 @@
 //! so the two can never disagree.
 
 use super::interner::AttrRef;
+use super::BuiltinEncodings;
 use num_bigint::{BigInt, Sign};
 use rmlir_format::bytecode::builtin_codes::{attr as acode, ty as tcode};
 use rmlir_format::float::FloatKind;
@@ -64,20 +65,22 @@ pub fn type_dialect(d: &TypeData) -> &str {
 /// Whether the builtin dialect encodes this attribute in binary; the rest
 /// (affine maps, integer sets, strided layouts, opaque and other dialects'
 /// attributes) are textual entries (SPEC.md §6.6).
-pub fn attr_has_encoding(d: &AttrData) -> bool {
-    !matches!(
-        d,
-        AttrData::AffineMap(_)
-            | AttrData::IntegerSet(_)
-            | AttrData::Strided { .. }
-            | AttrData::Opaque { .. }
-            | AttrData::Dialect { .. }
-    )
+/// Whether `d` has a builtin binary encoding in `builtins` (else it is a
+/// textual entry, or a dialect's).
+pub fn attr_has_encoding(d: &AttrData, builtins: BuiltinEncodings) -> bool {
+    match d {
+        AttrData::Opaque { .. } | AttrData::Dialect { .. } => false,
+        AttrData::AffineMap(_) | AttrData::IntegerSet(_) | AttrData::Strided { .. } => {
+            builtins == BuiltinEncodings::Mlir24
+        }
+        _ => true,
+    }
 }
 
-pub fn type_has_encoding(d: &TypeData) -> bool {
+/// Whether `d` has a builtin binary encoding in `builtins`.
+pub fn type_has_encoding(d: &TypeData, builtins: BuiltinEncodings) -> bool {
     match d {
-        TypeData::Float(k) => float_code(*k).is_some(),
+        TypeData::Float(k) => float_code(*k, builtins).is_some(),
         TypeData::Opaque { .. } | TypeData::Dialect(_) => false,
         _ => true,
     }
@@ -92,16 +95,28 @@ pub fn type_bits(d: &TypeData) -> u32 {
     }
 }
 
-fn float_code(k: FloatKind) -> Option<u64> {
-    Some(match k {
+fn float_code(k: FloatKind, builtins: BuiltinEncodings) -> Option<u64> {
+    let code = match k {
         FloatKind::BF16 => tcode::BF16,
         FloatKind::F16 => tcode::F16,
         FloatKind::F32 => tcode::F32,
         FloatKind::F64 => tcode::F64,
         FloatKind::F80 => tcode::F80,
         FloatKind::F128 => tcode::F128,
-        _ => return None,
-    })
+        FloatKind::TF32 => tcode::TF32,
+        FloatKind::F8E5M2 => tcode::F8E5M2,
+        FloatKind::F8E4M3 => tcode::F8E4M3,
+        FloatKind::F8E4M3FN => tcode::F8E4M3FN,
+        FloatKind::F8E5M2FNUZ => tcode::F8E5M2FNUZ,
+        FloatKind::F8E4M3FNUZ => tcode::F8E4M3FNUZ,
+        FloatKind::F8E4M3B11FNUZ => tcode::F8E4M3B11FNUZ,
+        FloatKind::F8E3M4 => tcode::F8E3M4,
+        FloatKind::F4E2M1FN => tcode::F4E2M1FN,
+        FloatKind::F6E2M3FN => tcode::F6E2M3FN,
+        FloatKind::F6E3M2FN => tcode::F6E3M2FN,
+        FloatKind::F8E8M0FNU => tcode::F8E8M0FNU,
+    };
+    (code < tcode::END_MLIR22 || builtins == BuiltinEncodings::Mlir24).then_some(code)
 }
 
 /// Writes a builtin attribute's encoding; the caller checked
@@ -309,11 +324,25 @@ pub fn write_attr<S: Sink>(s: &mut S, ctx: &Context, d: &AttrData, raw: bool) {
             s.varint(acode::DISTINCT);
             s.attr(AttrRef::Id(*referenced));
         }
-        AttrData::AffineMap(_)
-        | AttrData::IntegerSet(_)
-        | AttrData::Strided { .. }
-        | AttrData::Opaque { .. }
-        | AttrData::Dialect { .. } => unreachable!("textual attribute entry"),
+        AttrData::AffineMap(map) => {
+            s.varint(acode::AFFINE_MAP);
+            super::affine_entries::write_affine_map(s, map);
+        }
+        AttrData::IntegerSet(set) => {
+            s.varint(acode::INTEGER_SET);
+            super::affine_entries::write_integer_set(s, set);
+        }
+        AttrData::Strided { offset, strides } => {
+            s.varint(acode::STRIDED_LAYOUT);
+            s.signed_varint(*offset);
+            s.varint(strides.len() as u64);
+            for &st in strides {
+                s.signed_varint(st);
+            }
+        }
+        AttrData::Opaque { .. } | AttrData::Dialect { .. } => {
+            unreachable!("textual attribute entry")
+        }
     }
 }
 
@@ -335,7 +364,9 @@ pub fn write_type<S: Sink>(s: &mut S, d: &TypeData) {
             type_list(s, inputs);
             type_list(s, results);
         }
-        TypeData::Float(k) => s.varint(float_code(*k).expect("float kind with a code")),
+        TypeData::Float(k) => {
+            s.varint(float_code(*k, BuiltinEncodings::Mlir24).expect("every float kind has a code"))
+        }
         TypeData::Complex(e) => {
             s.varint(tcode::COMPLEX);
             s.ty(*e);

@@ -28,6 +28,8 @@ pub enum AttrRef<'a> {
 
 pub struct AttrSpace<'m> {
     ctx: &'m Context,
+    /// The builtin encodings being written (what has a binary entry).
+    builtins: super::BuiltinEncodings,
     base: u32,
     local: Vec<AttrData>,
     local_index: HashMap<AttrData, AttrId>,
@@ -56,9 +58,10 @@ pub struct AttrSpace<'m> {
 }
 
 impl<'m> AttrSpace<'m> {
-    pub fn new(ctx: &'m Context) -> Self {
+    pub fn new(ctx: &'m Context, builtins: super::BuiltinEncodings) -> Self {
         AttrSpace {
             ctx,
+            builtins,
             base: ctx.num_attrs() as u32,
             local: Vec::new(),
             local_index: HashMap::default(),
@@ -75,6 +78,11 @@ impl<'m> AttrSpace<'m> {
 
     pub fn ctx(&self) -> &'m Context {
         self.ctx
+    }
+
+    /// The builtin encodings being written.
+    pub fn builtins(&self) -> super::BuiltinEncodings {
+        self.builtins
     }
 
     pub fn mark_raw_dense(&mut self, a: AttrId) {
@@ -240,7 +248,7 @@ impl rmlir_format::dialect_encodings::BodyInterner for AttrSpace<'_> {
     /// Only types with a builtin binary encoding, or that the module
     /// already has, can be added to the type table.
     fn may_synthesize_type(&self, d: &TypeData) -> bool {
-        super::entries::type_has_encoding(d) || self.ctx.find_type(d).is_some()
+        super::entries::type_has_encoding(d, self.builtins) || self.ctx.find_type(d).is_some()
     }
     fn mark_raw_dense(&mut self, a: AttrId) {
         AttrSpace::mark_raw_dense(self, a)

@@ -11,6 +11,7 @@
 //! version cannot represent (properties before v5) is an error naming
 //! what would be lost.
 
+mod affine_entries;
 mod dialect_entries;
 mod dialect_hooks;
 mod encoder;
@@ -44,6 +45,25 @@ pub struct WriteOptions {
     /// (e.g. `("test", "1.12")`), parsed by each dialect's hook; the others
     /// write their current version (SPEC.md §9).
     pub dialect_versions: Vec<(String, String)>,
+    /// Which builtin encodings to use: MLIR 22's (the default, what
+    /// mlir-opt 22 reads) or also those MLIR added after 22 (SPEC.md
+    /// §6.6.6), which only newer readers (IREE 3.13's `MLIR24.0.0git`)
+    /// understand.
+    pub builtin_encodings: BuiltinEncodings,
+}
+
+/// The set of builtin attribute and type encodings a writer uses (SPEC.md
+/// §6.6.6). Newer MLIR writes them at every bytecode version, so the
+/// bytecode version alone does not say which a reader knows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BuiltinEncodings {
+    /// MLIR 22's: affine maps, integer sets, strided layouts and the
+    /// small float types (`f8E4M3FN`, `tf32`, …) are textual entries.
+    #[default]
+    Mlir22,
+    /// Also the binary encodings of those, as `MLIR24.0.0git` (IREE 3.13)
+    /// writes them: attribute codes 23–25, type codes 21–32.
+    Mlir24,
 }
 
 impl Default for WriteOptions {
@@ -52,6 +72,7 @@ impl Default for WriteOptions {
             version: VERSION_CURRENT,
             producer: "MLIR22.1.8".to_string(),
             dialect_versions: Vec::new(),
+            builtin_encodings: BuiltinEncodings::Mlir22,
         }
     }
 }
@@ -404,12 +425,15 @@ fn encode_on(
     let ((checked, use_lists, scopes, isolated, values), num) = if beside {
         std::thread::scope(|s| {
             let side = s.spawn(side);
-            let num = Numbering::run(m, version, registry, &hooks);
+            let num = Numbering::run(m, version, opts.builtin_encodings, registry, &hooks);
             (join(side), num)
         })
     } else {
         let side = side();
-        (side, Numbering::run(m, version, registry, &hooks))
+        (
+            side,
+            Numbering::run(m, version, opts.builtin_encodings, registry, &hooks),
+        )
     };
     checked?;
     let mut num = num?;

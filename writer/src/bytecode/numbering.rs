@@ -84,13 +84,14 @@ impl<'m> Numbering<'m> {
     pub fn run(
         m: &'m Module,
         version: u64,
+        builtins: super::BuiltinEncodings,
         registry: &'static OpRegistry,
         hooks: &'m WriteHooks<'m>,
     ) -> Result<Numbering<'m>, WriteError> {
         let Some(top) = m.top else {
             return Err(WriteError::new("the module has no top-level operation"));
         };
-        let space = AttrSpace::new(&m.ctx);
+        let space = AttrSpace::new(&m.ctx, builtins);
         let mut n = Numbering {
             m,
             version,
@@ -316,7 +317,7 @@ impl<'m> Numbering<'m> {
             dialect,
             refs: 1,
         });
-        if entries::attr_has_encoding(&data) {
+        if entries::attr_has_encoding(&data, self.space.builtins()) {
             let m = self.m;
             let raw = self.space.is_raw_dense(a);
             entries::write_attr(self, &m.ctx, &data, raw);
@@ -350,7 +351,7 @@ impl<'m> Numbering<'m> {
             dialect,
             refs: 1,
         });
-        if entries::type_has_encoding(&data) {
+        if entries::type_has_encoding(&data, self.space.builtins()) {
             entries::write_type(self, &data);
         } else if let Some(enc) = self.hooks.encode_type(
             &mut self.space,

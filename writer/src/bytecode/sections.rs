@@ -399,7 +399,7 @@ pub fn attr_type_sections(
         |num, i| {
             let a = num.attrs[i].key;
             let d = num.space.get(a);
-            if entries::attr_has_encoding(&d) {
+            if entries::attr_has_encoding(&d, num.space.builtins()) {
                 Ok(TableEntry::Builtin((d, num.space.is_raw_dense(a))))
             } else if let Some(enc) = num.custom_attrs.get(&a) {
                 Ok(TableEntry::Dialect(enc.clone()))
@@ -420,7 +420,7 @@ pub fn attr_type_sections(
         |num, i| {
             let t = num.types[i].key;
             let d = num.space.ty(t);
-            if entries::type_has_encoding(d) {
+            if entries::type_has_encoding(d, num.space.builtins()) {
                 Ok(TableEntry::Builtin(d.clone()))
             } else if let Some(enc) = num.custom_types.get(&t) {
                 Ok(TableEntry::Dialect(enc.clone()))
