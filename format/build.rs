@@ -10,7 +10,7 @@ mod json;
 
 /// The MLIR releases whose layouts are embedded (see
 /// `op_registry::KNOWN_RELEASES`).
-const RELEASES: [&str; 2] = ["19", "22"];
+const RELEASES: [&str; 4] = ["19", "22", "23", "24"];
 
 fn main() {
     println!("cargo:rerun-if-changed=src/op_registry/json.rs");

@@ -42,9 +42,11 @@ struct Cli {
     #[command(subcommand)]
     command: Command,
     /// Op layouts for decoding bytecode properties: `auto` (from the
-    /// producer string: MLIR19.x → mlir-19, anything else → mlir-22), or a
-    /// release (`mlir-19`, `mlir-22`) for files whose producer is not an
-    /// MLIR release.
+    /// producer string: MLIR19.x → mlir-19, MLIR23 → mlir-23 (jaxlib's),
+    /// MLIR24 → mlir-24 (IREE's), another MLIR release → the nearest of
+    /// those, anything else → mlir-22), or a release (`mlir-19`,
+    /// `mlir-22`, `mlir-23`, `mlir-24`) for files whose producer is not an
+    /// MLIR release. Everything is carried over to MLIR 22's terms.
     #[arg(long, global = true, default_value = "auto", value_parser = load::parse_layouts)]
     layouts: load::Layouts,
     /// Flush each output file to disk (fsync) before renaming it into

@@ -22,6 +22,6 @@ done
 python3 $G --quiet -I "$T/shardy/a0277a83" "$T/shardy/a0277a83/shardy/dialect/sdy/ir/ops.td" \
   --mlir-release "shardy-a0277a83 / mlir-22.1.8" --out "$tmp/ods-layouts-sdy.json"
 for f in ods-layouts-stablehlo-1.16.4.json ods-layouts-stablehlo-1.20.0.json ods-layouts-sdy.json; do
-  cmp "$tmp/$f" "format/data/$f" || { echo "check.sh: format/data/$f differs from its regeneration" >&2; exit 1; }
-  echo "check.sh: format/data/$f regenerates identically"
+  cmp "$tmp/$f" "dialects/data/$f" || { echo "check.sh: dialects/data/$f differs from its regeneration" >&2; exit 1; }
+  echo "check.sh: dialects/data/$f regenerates identically"
 done

@@ -46,13 +46,21 @@ impl OpSlot {
     }
 }
 
-/// The MLIR releases whose upstream op layouts are embedded, oldest first.
-/// The last one is the default: what we write, and what every file is
-/// read as unless its producer names an older release (SPEC.md §7.2).
-pub const KNOWN_RELEASES: &[&str] = &["19.1.7", "22.1.8"];
+/// The MLIR releases whose upstream op layouts are embedded, oldest first
+/// (SPEC.md §7.2). MLIR 22 ([`DEFAULT_RELEASE`]) is what we write and the
+/// terms of every module; a file whose producer names another release is
+/// read with that release's layouts (the nearest one we have, for a
+/// release we have none for) and carried over to MLIR 22's. 24.0.0git is
+/// the MLIR of IREE 3.13, made by `tools/ods-py/gen.py` from its Python op
+/// classes.
+pub const KNOWN_RELEASES: &[&str] = &["19.1.7", "22.1.8", "23.0.0git", "24.0.0git"];
+
+/// The index in [`KNOWN_RELEASES`] of the release we write (and the
+/// module's terms): MLIR 22.
+const DEFAULT_RELEASE: usize = 1;
 
 /// Per release: the index of its ops, and the blob of their layouts.
-static EMBEDDED: [(&[u8], &[u8]); 2] = [
+static EMBEDDED: [(&[u8], &[u8]); 4] = [
     (
         include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-19.index")),
         include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-19.ops.bincode")),
@@ -60,6 +68,14 @@ static EMBEDDED: [(&[u8], &[u8]); 2] = [
     (
         include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-22.index")),
         include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-22.ops.bincode")),
+    ),
+    (
+        include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-23.index")),
+        include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-23.ops.bincode")),
+    ),
+    (
+        include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-24.index")),
+        include_bytes!(concat!(env!("OUT_DIR"), "/ods-layouts-24.ops.bincode")),
     ),
 ];
 
@@ -99,11 +115,16 @@ impl OpRegistry {
     /// MLIR 22's upstream dialects; what every reader uses unless given
     /// another registry, and what the writer writes.
     pub fn default_ref() -> &'static OpRegistry {
-        Self::embedded(KNOWN_RELEASES.len() - 1)
+        Self::embedded(DEFAULT_RELEASE)
     }
 
     fn embedded(i: usize) -> &'static OpRegistry {
-        static LOADED: [OnceLock<OpRegistry>; 2] = [OnceLock::new(), OnceLock::new()];
+        static LOADED: [OnceLock<OpRegistry>; 4] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
         LOADED[i].get_or_init(|| {
             let (index, blob) = EMBEDDED[i];
             let data: EmbeddedIndex<'static> =
@@ -140,15 +161,24 @@ impl OpRegistry {
     }
 
     /// The layouts to read a bytecode file with, from its producer string:
-    /// a known MLIR release's own (`MLIR19.1.7` → 19.1.7); the default
-    /// (22) for newer or unknown releases and for producers that are not
-    /// an MLIR release. The flag says whether the producer named a known
-    /// release.
+    /// a known MLIR release's own (`MLIR19.1.7` → 19.1.7); for another
+    /// MLIR release the nearest we have, the newer of two as near
+    /// (`MLIR23.0.0git`, jaxlib's, → 24.0.0git: its ops already have the
+    /// attributes MLIR 23 added); the default (22) for producers that are
+    /// not an MLIR release. The flag says whether the producer named a
+    /// known release.
     pub fn for_producer(producer: &[u8]) -> (&'static OpRegistry, bool) {
-        match producer_major(producer).and_then(|m| Self::for_release(&m.to_string())) {
-            Some(r) => (r, true),
-            None => (Self::default_ref(), false),
+        let Some(major) = producer_major(producer) else {
+            return (Self::default_ref(), false);
+        };
+        if let Some(r) = Self::for_release(&major.to_string()) {
+            return (r, true);
         }
+        let nearest = (0..KNOWN_RELEASES.len())
+            .filter_map(|i| Some((i, major_of(KNOWN_RELEASES[i])?)))
+            .min_by_key(|&(_, m)| (m.abs_diff(major), std::cmp::Reverse(m)))
+            .map_or(DEFAULT_RELEASE, |(i, _)| i);
+        (Self::embedded(nearest), false)
     }
 
     pub fn from_data(data: RegistryData) -> Self {
@@ -192,13 +222,11 @@ impl OpRegistry {
         &self.release
     }
 
-    /// Whether this is the embedded registry of an older release than the
+    /// Whether this is the embedded registry of another release than the
     /// default, i.e. its layouts are not what we write.
-    pub fn is_older_release(&self) -> bool {
+    pub fn is_other_release(&self) -> bool {
         !std::ptr::eq(self, Self::default_ref())
-            && KNOWN_RELEASES[..KNOWN_RELEASES.len() - 1]
-                .iter()
-                .any(|r| std::ptr::eq(self, Self::for_release(r).expect("known")))
+            && (0..KNOWN_RELEASES.len()).any(|i| std::ptr::eq(self, Self::embedded(i)))
     }
 
     /// Iterates over the ops (in no particular order).
@@ -313,9 +341,15 @@ mod release_tests {
         assert!(OpRegistry::for_release("20").is_none());
         assert!(OpRegistry::for_release("mlir-").is_none());
         assert!(OpRegistry::for_release("x19").is_none());
-        assert_eq!(OpRegistry::known_releases(), ["19.1.7", "22.1.8"]);
-        assert!(r19.is_older_release() && !r22.is_older_release());
-        assert!(!OpRegistry::new().is_older_release());
+        assert_eq!(
+            OpRegistry::known_releases(),
+            ["19.1.7", "22.1.8", "23.0.0git", "24.0.0git"]
+        );
+        let r23 = OpRegistry::for_release("23").unwrap();
+        let r24 = OpRegistry::for_release("mlir-24").unwrap();
+        assert!(r23.is_other_release() && r24.is_other_release());
+        assert!(r19.is_other_release() && !r22.is_other_release());
+        assert!(!OpRegistry::new().is_other_release());
 
         assert_eq!(producer_major(b"MLIR19.1.7"), Some(19));
         assert_eq!(producer_major(b"MLIR20.0.0git"), Some(20));
@@ -328,6 +362,27 @@ mod release_tests {
             assert!(std::ptr::eq(r, r22));
             assert_eq!(known, p == b"MLIR22.1.8");
         }
+        // The nearest release we have, the newer of two as near: 20 is
+        // one from 19 and two from 22; 25 is one from 24.
+        let (r, known) = OpRegistry::for_producer(b"MLIR20.0.0git");
+        assert!(std::ptr::eq(r, r19) && !known);
+        let (r, known) = OpRegistry::for_producer(b"MLIR25.0.0git");
+        assert!(std::ptr::eq(r, r24) && !known);
+        let (r, known) = OpRegistry::for_producer(b"MLIR23.0.0git");
+        assert!(std::ptr::eq(r, r23) && known);
+        // `arith.addf` gained `roundingmode` after 22 (jaxlib's and IREE's
+        // classes list it).
+        let names = |r: &OpRegistry| -> Vec<String> {
+            r.get(b"arith.addf")
+                .unwrap()
+                .fields_v6
+                .iter()
+                .map(|f| f.name.clone())
+                .collect()
+        };
+        assert_eq!(names(r22), ["fastmath"]);
+        assert_eq!(names(r23), ["fastmath", "roundingmode"]);
+        assert_eq!(names(r24), ["fastmath", "roundingmode"]);
 
         // func.func gained `no_inline` after 19: the payloads differ in length.
         let f19 = r19.get(b"func.func").unwrap();

@@ -176,7 +176,10 @@ impl<'a> BytecodeReader<'a> {
             Some(_) => return Ok(props),
         };
         let Some(to) = registry.get(name) else {
-            if given.is_empty() {
+            // An op neither release knows was decoded with out-of-tree
+            // layouts (`ReadOptions::out_of_tree`): its payload is taken as
+            // it is, whoever wrote it (SPEC.md §7.3).
+            if given.is_empty() || layouts.get(name).is_none() {
                 return Ok(props);
             }
             return fail(

@@ -1,0 +1,48 @@
+"""A tool's print of bytecode files without aliases (`--local-scope` in
+rmlir-bc's terms): generic form, debug info, every attribute and type
+written out where it is used. Two prints that differ only in which values
+get aliases (newer MLIR aliases differently) compare equal this way.
+
+Usage: print_local.py jax|iree OUT_DIR FILE...
+  writes OUT_DIR/<name>.local.txt (no final newline) or <name>.error.
+"""
+
+import os
+import sys
+
+
+def context(tool):
+    if tool == "jax":
+        from jax._src.interpreters import mlir as jm
+        from jax._src.lib.mlir import ir
+
+        ctx = jm.make_ir_context()
+    else:
+        from iree.compiler import ir
+
+        ctx = ir.Context()
+    ctx.allow_unregistered_dialects = True
+    return ir, ctx
+
+
+def main():
+    tool, out, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+    os.makedirs(out, exist_ok=True)
+    for p in files:
+        name = os.path.basename(p)
+        try:
+            ir, ctx = context(tool)
+            with ctx:
+                m = ir.Module.parse(open(p, "rb").read())
+                t = m.operation.get_asm(
+                    print_generic_op_form=True, enable_debug_info=True, use_local_scope=True
+                )
+            with open(os.path.join(out, name + ".local.txt"), "w") as f:
+                f.write(t)
+        except Exception as e:  # the tool's refusal is a result
+            with open(os.path.join(out, name + ".error"), "w") as f:
+                f.write(str(e))
+
+
+if __name__ == "__main__":
+    main()
