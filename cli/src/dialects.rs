@@ -9,6 +9,8 @@
 mod versioned_dialect;
 
 use rmlir_format::dialect_hooks::DialectRegistry;
+use rmlir_format::op_registry::OpRegistry;
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 pub fn registry() -> &'static DialectRegistry {
@@ -30,4 +32,50 @@ pub fn upstream_registry() -> &'static DialectRegistry {
         r.register(Arc::new(versioned_dialect::VDemo));
         r
     })
+}
+
+/// The op layouts of `--op-layouts`, with this crate's out-of-tree ones:
+/// set once, before anything is read.
+static USER_LAYOUTS: OnceLock<(OpRegistry, OpRegistry)> = OnceLock::new();
+
+/// Loads the `--op-layouts` files: each a layout JSON file of
+/// `tools/ods-json` (or `tools/ods-layouts`). An error names the file.
+pub fn load_user_layouts(files: &[PathBuf]) -> Result<(), String> {
+    if files.is_empty() {
+        return Ok(());
+    }
+    let mut read = rmlir_dialects::out_of_tree_layouts().clone();
+    let mut write = rmlir_dialects::write_layouts().clone();
+    for f in files {
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| format!("{}: error: cannot read op layouts: {e}", f.display()))?;
+        let mut ops = OpRegistry::new();
+        ops.load_json(&text)
+            .map_err(|e| format!("{}: error: not an op layout file: {e}", f.display()))?;
+        for op in ops.ops() {
+            read.insert(op.clone());
+            write.insert(op.clone());
+        }
+    }
+    // `run` is called once per process.
+    let _ = USER_LAYOUTS.set((read, write));
+    Ok(())
+}
+
+/// What reading consults for ops upstream MLIR lacks: this crate's
+/// out-of-tree layouts and the `--op-layouts` files.
+pub fn out_of_tree_layouts() -> &'static OpRegistry {
+    match USER_LAYOUTS.get() {
+        Some((read, _)) => read,
+        None => rmlir_dialects::out_of_tree_layouts(),
+    }
+}
+
+/// The layouts `m` is written with: with `--op-layouts`, MLIR 22's, this
+/// crate's and the user's; else `rmlir_dialects::layouts_for_writing`.
+pub fn layouts_for_writing(m: &rmlir_format::Module) -> &'static OpRegistry {
+    match USER_LAYOUTS.get() {
+        Some((_, write)) => write,
+        None => rmlir_dialects::layouts_for_writing(m),
+    }
 }

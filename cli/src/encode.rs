@@ -84,7 +84,7 @@ pub fn write(
         )
     } else {
         (
-            rmlir_dialects::layouts_for_writing(&loaded.module),
+            crate::dialects::layouts_for_writing(&loaded.module),
             crate::dialects::registry(),
         )
     };

@@ -52,7 +52,7 @@ impl Layouts {
         ReadOptions {
             layouts: self.0,
             dialects: Some(crate::dialects::registry()),
-            out_of_tree: Some(rmlir_dialects::out_of_tree_layouts),
+            out_of_tree: Some(crate::dialects::out_of_tree_layouts),
             ..Default::default()
         }
     }

@@ -49,6 +49,13 @@ struct Cli {
     /// MLIR release. Everything is carried over to MLIR 22's terms.
     #[arg(long, global = true, default_value = "auto", value_parser = load::parse_layouts)]
     layouts: load::Layouts,
+    /// Op layouts of a dialect of one's own (repeatable): a JSON file made
+    /// from its ODS by `tools/ods-json/gen_layouts_json.py` (README,
+    /// "Bring your own dialect"; SPEC.md §7.3). Its ops are read and
+    /// written registered, their properties in these layouts; an op of
+    /// the same name as one we ship is replaced.
+    #[arg(long, global = true, value_name = "FILE")]
+    op_layouts: Vec<PathBuf>,
     /// Flush each output file to disk (fsync) before renaming it into
     /// place. Without it (as mlir-opt writes), an output still appears
     /// whole or not at all, and a failed run leaves no partial file; with
@@ -248,6 +255,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
     let layouts = cli.layouts;
+    dialects::load_user_layouts(&cli.op_layouts)?;
     output::set_fsync(cli.fsync);
     input::set_max_decompressed(cli.max_decompressed_bytes);
     match cli.command {

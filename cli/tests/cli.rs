@@ -1002,3 +1002,69 @@ fn convert_targets_mlir_22_from_mlir_19_bytecode() {
     assert_eq!(std::fs::read(&f22b).unwrap(), std::fs::read(&f22).unwrap());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Bring your own dialect (README): layouts made from a dialect's ODS by
+/// `tools/ods-json/gen_layouts_json.py` (needs `llvm-tblgen-22` and
+/// MLIR 22's `.td` files, which CI installs), loaded with `--op-layouts`.
+/// `toy.scale` (`tests/fixtures/byo/ToyOps.td`) is then written registered
+/// with its properties (a required and an optional attribute, operand
+/// segments) and read back; without the layouts the file is refused with
+/// an error naming the op and the dialect.
+#[test]
+fn own_dialect_layouts_from_ods_are_loaded_at_run_time() {
+    let dir = tmpdir("byo");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let layouts = dir.join("toy.json");
+    let gen = Command::new("python3")
+        .arg(repo.join("tools/ods-json/gen_layouts_json.py"))
+        .arg(repo.join("tests/fixtures/byo/ToyOps.td"))
+        .args(["--mlir-release", "toy", "--out"])
+        .arg(&layouts)
+        .output()
+        .expect("runs python3");
+    ok(&gen);
+    let op = r#"%1 = "toy.scale"(%0, %0, %0) <{factor = 3 : i64, label = "hi", operandSegmentSizes = array<i32: 2, 1>}> : (f32, f32, f32) -> f32"#;
+    let text = format!(
+        "\"builtin.module\"() ({{\n  %0 = \"x.src\"() : () -> f32\n  {op}\n}}) : () -> ()\n"
+    );
+    let input = dir.join("toy.mlir");
+    std::fs::write(&input, &text).unwrap();
+    let bc = dir.join("toy.mlirbc");
+    let l = layouts.to_str().unwrap();
+    ok(&run(&[
+        "encode",
+        "--op-layouts",
+        l,
+        input.to_str().unwrap(),
+        "-o",
+        bc.to_str().unwrap(),
+    ]));
+    let out = run(&["decode", "--op-layouts", l, bc.to_str().unwrap()]);
+    ok(&out);
+    let printed = String::from_utf8(out.stdout).unwrap();
+    assert!(printed.contains(op), "{printed}");
+    // Written registered, with a properties payload: not readable without
+    // the layouts.
+    let out = run(&["decode", bc.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("registered operation 'toy.scale'")
+            && err.contains("no op layouts we have know dialect 'toy'"),
+        "{err}"
+    );
+    // A file that is not a layout file is named in the error.
+    let out = run(&[
+        "decode",
+        "--op-layouts",
+        input.to_str().unwrap(),
+        bc.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("toy.mlir: error: not an op layout file"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
