@@ -968,11 +968,13 @@ fn convert_targets_mlir_22_from_mlir_19_bytecode() {
         stderr(&out)
     );
     // Forcing MLIR 22's layouts on it: the payload does not fit, and the
-    // error says which layouts were used.
+    // error says which layouts were used and which would fit.
     let out = run(&["decode", "--layouts", "mlir-22", &p(&f19)]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr(&out).contains("--layouts mlir-N"),
+        stderr(&out).contains(
+            "the layouts of MLIR 19.1.7 decode it: read the file with `--layouts mlir-19`"
+        ),
         "{}",
         stderr(&out)
     );

@@ -428,7 +428,7 @@ fn layouts_override_for_foreign_producers() {
         "op layouts of MLIR 22.1.8",
         "the producer string names no MLIR release",
         "producer 'acme-tool1'",
-        "--layouts mlir-N",
+        "the layouts of MLIR 19.1.7 decode it: read the file with `--layouts mlir-19`",
     ] {
         assert!(e.contains(want), "{want} not in: {e}");
     }

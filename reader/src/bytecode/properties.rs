@@ -138,9 +138,13 @@ impl<'a> BytecodeReader<'a> {
             }
             return Ok(Some(a));
         };
-        let mut dict = self
-            .read_payload(&mut p, name, info)
-            .map_err(|e| self.with_layout_hint(e, name))?;
+        let mut dict = match self.read_payload(&mut p, name, info) {
+            Ok(d) => d,
+            Err(e) => {
+                let fits = self.releases_that_fit(payload, name, at);
+                return Err(self.with_layout_hint(e, name, &fits));
+            }
+        };
         if dict.is_empty() {
             return Ok(None);
         }
@@ -176,10 +180,38 @@ impl<'a> BytecodeReader<'a> {
         Ok(dict)
     }
 
+    /// The known releases (other than the layouts used) whose layout of op
+    /// `name` decodes `payload` whole: tried only once a payload failed.
+    fn releases_that_fit(
+        &mut self,
+        payload: &'a [u8],
+        name: &[u8],
+        at: usize,
+    ) -> Vec<&'static str> {
+        let mut fits = Vec::new();
+        for &release in rmlir_format::op_registry::OpRegistry::known_releases() {
+            let Some(other) = rmlir_format::op_registry::OpRegistry::for_release(release) else {
+                continue;
+            };
+            if std::ptr::eq(other, self.layouts) {
+                continue;
+            }
+            let Some(info) = other.get(name) else {
+                continue;
+            };
+            let mut p = Reader::new(payload, at, "Properties").limited(self.limits.max_count);
+            if self.read_payload(&mut p, name, info).is_ok() {
+                fits.push(release);
+            }
+        }
+        fits
+    }
+
     /// A payload that does not fit its layout usually means the file was
     /// written by another MLIR release than the layouts are from (payloads
-    /// are positional and unversioned): say which layouts were used and why.
-    fn with_layout_hint(&self, e: crate::Error, name: &[u8]) -> crate::Error {
+    /// are positional and unversioned): say which layouts were used and
+    /// why, and which other releases' layouts decode it (`fits`).
+    fn with_layout_hint(&self, e: crate::Error, name: &[u8], fits: &[&str]) -> crate::Error {
         // Only errors of the payload itself (not of an attribute it refers to).
         if !matches!(
             e.position(),
@@ -202,10 +234,24 @@ impl<'a> BytecodeReader<'a> {
                 "the default: the producer string names no MLIR release"
             }
         };
+        let advice = match fits {
+            [] => "no other release's layouts we know decode this payload either".to_string(),
+            _ => format!(
+                "the layouts of {} decode it: read the file with {}",
+                fits.iter()
+                    .map(|r| format!("MLIR {r}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                fits.iter()
+                    .map(|r| format!("`--layouts mlir-{}`", r.split('.').next().unwrap_or(r)))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
+        };
         crate::Error::new(
             e.kind(),
             format!(
-                "{}; the properties of '{}' were decoded with the op layouts of MLIR {} ({why}; producer '{}'; known releases: {}), and a file written by another release has other layouts: read it with that release's (`--layouts mlir-N`)",
+                "{}; the properties of '{}' were decoded with the op layouts of MLIR {} ({why}; producer '{}'; known releases: {}), and a file written by another release has other layouts; {advice}",
                 e.message(),
                 String::from_utf8_lossy(name),
                 self.layouts.release(),
