@@ -147,29 +147,9 @@ pub fn out_of_tree_layouts() -> &'static OpRegistry {
     })
 }
 
-/// The dialects whose op layouts [`out_of_tree_layouts`] holds.
-pub const LAYOUT_DIALECTS: &[&str] = &[
-    "vhlo",
-    "stablehlo",
-    "chlo",
-    "sdy",
-    "check",
-    "flow",
-    "hal",
-    "hal_inline",
-    "hal_loader",
-    "io_parameters",
-    "iree_codegen",
-    "iree_encoding",
-    "iree_gpu",
-    "iree_tensor_ext",
-    "iree_vector_ext",
-    "pcf",
-    "stream",
-    "util",
-    "vm",
-    "vmvx",
-];
+/// The dialects besides [`IREE_DIALECTS`] whose op layouts
+/// [`out_of_tree_layouts`] holds.
+pub const LAYOUT_DIALECTS: &[&str] = &["vhlo", "stablehlo", "chlo", "sdy"];
 
 /// IREE's dialects whose op layouts [`out_of_tree_layouts`] holds, from
 /// IREE b48a5955's ODS (`dialects/data/ods-layouts-iree-b48a5955.json`,
@@ -195,13 +175,13 @@ pub const IREE_DIALECTS: &[&str] = &[
 ];
 
 /// The layouts to write `m` with: [`write_layouts`] when `m` names an op
-/// of [`LAYOUT_DIALECTS`], else MLIR 22's alone, so that writing any other
+/// of [`LAYOUT_DIALECTS`] or [`IREE_DIALECTS`], else MLIR 22's alone, so that writing any other
 /// module does not pay for building this crate's (a few milliseconds, more
 /// than a small file's whole conversion).
 pub fn layouts_for_writing(m: &rmlir_format::Module) -> &'static OpRegistry {
     let ours = (0..m.op_names.len() as u32).any(|i| {
         let name = m.op_names.get(rmlir_format::OpNameId(i));
-        LAYOUT_DIALECTS.iter().any(|d| {
+        LAYOUT_DIALECTS.iter().chain(IREE_DIALECTS).any(|d| {
             name.len() > d.len() && name.starts_with(d.as_bytes()) && name[d.len()] == b'.'
         })
     });

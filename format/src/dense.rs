@@ -24,3 +24,26 @@ pub fn element_layout(ctx: &Context, elem: TypeId) -> Option<ElementLayout> {
     };
     Some(ElementLayout { bytes })
 }
+
+/// The two's-complement bits of `v` truncated to `width`, as 64-bit words
+/// (least significant first).
+pub fn int_words(v: &num_bigint::BigInt, width: u32) -> Vec<u64> {
+    let nwords = (width as usize).div_ceil(64).max(1);
+    let (sign, mut digits) = v.to_u64_digits();
+    digits.resize(nwords, 0);
+    if sign == num_bigint::Sign::Minus {
+        // Two's complement: invert and add one.
+        let mut carry = true;
+        for d in digits.iter_mut() {
+            let (x, c) = (!*d).overflowing_add(carry as u64);
+            *d = x;
+            carry = c;
+        }
+    }
+    let rem = width % 64;
+    if rem != 0 {
+        let last = nwords - 1;
+        digits[last] &= (1u64 << rem) - 1;
+    }
+    digits
+}

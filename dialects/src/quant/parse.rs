@@ -3,7 +3,8 @@
 //! the text mlir-opt prints; the bytecode writer needs its fields.
 
 use super::bounds::{default_storage_bounds, SIGNED};
-use num_bigint::{BigInt, Sign};
+use num_bigint::BigInt;
+use rmlir_format::dense::int_words;
 use rmlir_format::dialect_encodings::body_cursor::BodyCursor as Cur;
 use rmlir_format::dialect_encodings::{BodyInterner, Field, KindSpec, Read, Step};
 use rmlir_format::float::{parse_mlir_float, FloatKind};
@@ -366,24 +367,4 @@ fn ty(space: &mut dyn BodyInterner, c: &mut Cur<'_>) -> Option<TypeId> {
         return None;
     }
     Some(space.intern_type(d))
-}
-
-/// The two's-complement words of `v` at `width` bits (APInt's storage).
-fn int_words(v: &BigInt, width: u32) -> Vec<u64> {
-    let nwords = (width as usize).div_ceil(64).max(1);
-    let (sign, mut digits) = v.to_u64_digits();
-    digits.resize(nwords, 0);
-    if sign == Sign::Minus {
-        let mut carry = true;
-        for d in digits.iter_mut() {
-            let (x, c) = (!*d).overflowing_add(carry as u64);
-            *d = x;
-            carry = c;
-        }
-    }
-    let rem = width % 64;
-    if rem != 0 {
-        digits[nwords - 1] &= (1u64 << rem) - 1;
-    }
-    digits
 }

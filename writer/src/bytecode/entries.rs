@@ -8,8 +8,8 @@
 
 use super::interner::AttrRef;
 use super::BuiltinEncodings;
-use num_bigint::{BigInt, Sign};
 use rmlir_format::bytecode::builtin_codes::{attr as acode, ty as tcode};
+pub use rmlir_format::dense::int_words;
 use rmlir_format::float::FloatKind;
 use rmlir_format::*;
 
@@ -479,29 +479,6 @@ fn write_shape<S: Sink>(s: &mut S, shape: &[i64]) {
     }
 }
 
-/// The two's-complement bits of `v` truncated to `width`, as 64-bit words
-/// (least significant first).
-pub fn int_words(v: &BigInt, width: u32) -> Vec<u64> {
-    let nwords = (width as usize).div_ceil(64).max(1);
-    let (sign, mut digits) = v.to_u64_digits();
-    digits.resize(nwords, 0);
-    if sign == Sign::Minus {
-        // Two's complement: invert and add one.
-        let mut carry = true;
-        for d in digits.iter_mut() {
-            let (x, c) = (!*d).overflowing_add(carry as u64);
-            *d = x;
-            carry = c;
-        }
-    }
-    let rem = width % 64;
-    if rem != 0 {
-        let last = nwords - 1;
-        digits[last] &= (1u64 << rem) - 1;
-    }
-    digits
-}
-
 /// `writeAPIntWithKnownWidth`: a raw byte up to 8 bits, a signed VarInt
 /// of the zero-extended value up to 64, else the active word count and
 /// each word as a signed VarInt.
@@ -532,6 +509,7 @@ pub fn write_apint<S: Sink>(s: &mut S, width: u32, words: &[u64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_bigint::BigInt;
 
     #[test]
     fn words_of_negative_values() {
