@@ -88,8 +88,8 @@ fn iree_writes_and_reads_the_fixture_as_we_do() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
-/// The attribute-table entry bytes of `text`'s one attribute `a`, as
-/// written with `builtins`: every entry's bytes, to search in.
+/// The bytecode of `text` written with `builtins` (v6, MLIR 22's
+/// producer), to search entries in.
 fn written(text: &str, builtins: BuiltinEncodings) -> Vec<u8> {
     let m = parse_module(text.as_bytes(), "t.mlir").unwrap();
     let opts = WriteOptions {

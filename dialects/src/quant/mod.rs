@@ -42,14 +42,14 @@ impl BytecodeDialect for Quant {
         parse::encode(space, &body.pieces, self.declared_encodings()?.types)
     }
 
-    /// A quant type's body is one piece of text; attributes have none.
+    /// A quant type's body is one piece of text, respelled whether the
+    /// parser reads it as a type or (as before the move) an attribute.
     fn respell_body(
         &self,
         _space: &mut dyn BodyInterner,
-        is_attr: bool,
+        _is_attr: bool,
         pieces: &[BodyPiece],
     ) -> Option<Vec<BodyPiece>> {
-        let _ = is_attr;
         match pieces {
             [BodyPiece::Text(t)] => respell::canonical(t).map(|c| vec![BodyPiece::Text(c.into())]),
             _ => None,

@@ -12,7 +12,7 @@
 use super::binary_reader::Reader;
 use super::BytecodeReader;
 use crate::error::{Error, Position, Result};
-use rmlir_format::dialect_encodings::{self, DialectSpec, FieldError, KindSpec, Read};
+use rmlir_format::dialect_encodings::{self, DialectSpec, FieldError, KindSpec, Read, Value};
 use rmlir_format::dialect_hooks::BytecodeDialect;
 use rmlir_format::{AttrId, TypeId};
 
@@ -45,8 +45,6 @@ pub(super) fn read_declared_type<'a>(
         Err(e) => entry.report(r, e),
     }
 }
-
-use rmlir_format::dialect_encodings::Value;
 
 /// A decoded entry: its kind and fields, with the offsets for errors.
 struct Entry<'a> {
