@@ -6,57 +6,36 @@
 //! cannot hold is dropped, that is an error (SPEC.md §6.10, §7.2).
 //!
 //! Producer string: `--producer` if given; else, with `--target`, the
-//! target release's (`MLIR22.1.8`); else the input's, as long as its
-//! properties were decoded with the layouts we write (MLIR 22's). A file
-//! read with an older release's layouts (its producer says `MLIR19…`, or
-//! `--layouts`) comes out in MLIR 22's layouts, so it gets MLIR 22's
-//! producer: keeping `MLIR19…` would make every reader decode MLIR 22
-//! payloads with MLIR 19's layouts. Text input gets MLIR 22's producer.
+//! target release's (`MLIR22.1.8`, `MLIR24.0.0git`); else the input's, as
+//! long as its properties were decoded with the layouts we write (the
+//! target's, MLIR 22's by default). A file read with another release's
+//! layouts (its producer says `MLIR19…`, or `--layouts`) comes out in the
+//! target's layouts, so it gets the target's producer: keeping `MLIR19…`
+//! would make every reader decode MLIR 22 payloads with MLIR 19's
+//! layouts. Text input gets the target's producer.
 
 use crate::compress::Compression;
-use crate::encode::{self, DEFAULT_PRODUCER};
+use crate::encode;
 use crate::load::{Layouts, Loaded};
 use crate::progress::Progress;
 use crate::{input, load, output};
-use rmlir_format::op_registry::OpRegistry;
 use std::path::Path;
-
-/// What `--target` names: the release whose layouts and producer string
-/// the output gets. Only the release we write (MLIR 22) can be a target.
-pub fn parse_target(s: &str) -> Result<String, String> {
-    let writes = OpRegistry::default_ref();
-    match OpRegistry::for_release(s) {
-        Some(r) if std::ptr::eq(r, writes) => Ok(r.release().to_string()),
-        Some(r) => Err(format!(
-            "cannot target MLIR {}: the writer writes MLIR {}'s op layouts only (known releases for reading: {})",
-            r.release(),
-            writes.release(),
-            OpRegistry::known_releases().join(", ")
-        )),
-        None => Err(format!(
-            "unknown target '{s}': the writer targets mlir-{} (MLIR {}); known releases for reading: {}",
-            writes.release().split('.').next().unwrap_or(""),
-            writes.release(),
-            OpRegistry::known_releases().join(", ")
-        )),
-    }
-}
 
 #[allow(clippy::too_many_arguments)]
 pub fn convert(
     inp_name: &str,
     loaded: &Loaded,
     version: u64,
-    target: Option<&str>,
+    target_given: bool,
     producer: Option<String>,
     compression: Compression,
     writes: encode::Writes,
     progress: &mut Progress,
 ) -> Result<encode::Encoded, String> {
-    let release = OpRegistry::default_ref().release();
-    let producer = producer.unwrap_or_else(|| match (&loaded.header, target) {
-        (Some(h), None) if h.layouts_release == release => h.producer.clone(),
-        _ => DEFAULT_PRODUCER.to_string(),
+    let release = writes.target.ops().release();
+    let producer = producer.unwrap_or_else(|| match &loaded.header {
+        Some(h) if !target_given && h.layouts_release == release => h.producer.clone(),
+        _ => writes.target.producer(),
     });
     encode::write(
         inp_name,
@@ -74,14 +53,17 @@ pub fn run(
     input: &Path,
     output: &Path,
     version: Option<u64>,
-    target: Option<String>,
+    target_given: bool,
     producer: Option<String>,
     compression: Compression,
     writes: encode::Writes,
     layouts: Layouts,
     progress: &mut Progress,
 ) -> Result<(), String> {
-    let target = target.as_deref().map(parse_target).transpose()?;
+    let layouts = Layouts {
+        terms: Some(writes.target.0),
+        ..layouts
+    };
     let version = version.unwrap_or(rmlir_format::bytecode::VERSION_CURRENT);
     output::refuse_binary_to_terminal(Some(output))?;
     let inp = input::read_input(input, progress)?;
@@ -94,7 +76,7 @@ pub fn run(
         &name,
         &loaded,
         version,
-        target.as_deref(),
+        target_given,
         producer,
         compression,
         writes,

@@ -31,6 +31,7 @@ pub fn run(
     let opts = rmlir_writer::PrintOptions {
         local_scope,
         max_output_bytes: Some(max_output_bytes),
+        host: Some(loaded.host),
         ..Default::default()
     };
     // Printed straight into the output file in ~1 MB pieces: the text

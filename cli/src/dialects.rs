@@ -34,8 +34,9 @@ pub fn upstream_registry() -> &'static DialectRegistry {
     })
 }
 
-/// The op layouts of `--op-layouts`, with this crate's out-of-tree ones:
-/// set once, before anything is read.
+/// The op layouts of `--op-layouts`, with this crate's out-of-tree ones
+/// (for reading) and the user's alone (added to each release's for
+/// writing): set once, before anything is read.
 static USER_LAYOUTS: OnceLock<(OpRegistry, OpRegistry)> = OnceLock::new();
 
 /// Loads the `--op-layouts` files: each a layout JSON file of
@@ -45,7 +46,7 @@ pub fn load_user_layouts(files: &[PathBuf]) -> Result<(), String> {
         return Ok(());
     }
     let mut read = rmlir_dialects::out_of_tree_layouts().clone();
-    let mut write = rmlir_dialects::write_layouts().clone();
+    let mut user = OpRegistry::new();
     for f in files {
         let text = std::fs::read_to_string(f)
             .map_err(|e| format!("{}: error: cannot read op layouts: {e}", f.display()))?;
@@ -54,11 +55,11 @@ pub fn load_user_layouts(files: &[PathBuf]) -> Result<(), String> {
             .map_err(|e| format!("{}: error: not an op layout file: {e}", f.display()))?;
         for op in ops.ops() {
             read.insert(op.clone());
-            write.insert(op.clone());
+            user.insert(op.clone());
         }
     }
     // `run` is called once per process.
-    let _ = USER_LAYOUTS.set((read, write));
+    let _ = USER_LAYOUTS.set((read, user));
     Ok(())
 }
 
@@ -71,11 +72,25 @@ pub fn out_of_tree_layouts() -> &'static OpRegistry {
     }
 }
 
-/// The layouts `m` is written with: with `--op-layouts`, MLIR 22's, this
-/// crate's and the user's; else `rmlir_dialects::layouts_for_writing`.
-pub fn layouts_for_writing(m: &rmlir_format::Module) -> &'static OpRegistry {
+/// The layouts `m` is written with for the release whose upstream layouts
+/// `release` holds: with `--op-layouts`, the release's, this crate's and
+/// the user's; else `rmlir_dialects::layouts_for_writing`.
+pub fn layouts_for_writing(
+    m: &rmlir_format::Module,
+    release: &'static OpRegistry,
+) -> &'static OpRegistry {
     match USER_LAYOUTS.get() {
-        Some((_, write)) => write,
-        None => rmlir_dialects::layouts_for_writing(m),
+        Some((_, user)) => {
+            static WRITE: OnceLock<OpRegistry> = OnceLock::new();
+            // A process writes one module, for one release.
+            WRITE.get_or_init(|| {
+                let mut write = rmlir_dialects::write_layouts_for(release).clone();
+                for op in user.ops() {
+                    write.insert(op.clone());
+                }
+                write
+            })
+        }
+        None => rmlir_dialects::layouts_for_writing(m, release),
     }
 }

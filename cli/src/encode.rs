@@ -5,6 +5,8 @@ use crate::compress::{self, Compression};
 use crate::load::Loaded;
 use crate::progress::Progress;
 use crate::{input, load, output};
+use rmlir_dialects::hosts::{self, Host};
+use rmlir_format::op_registry::OpRegistry;
 use std::path::Path;
 
 /// The producer string mlir-opt 22 writes.
@@ -30,11 +32,89 @@ impl Encoded {
 /// What `encode` and `convert` write besides the version and producer.
 #[derive(Clone, Copy, Debug)]
 pub struct Writes {
+    /// The release written for (`--target`).
+    pub target: Target,
     /// Only upstream MLIR's dialects as registered ops with their
     /// encodings (`--upstream-only`).
     pub upstream_only: bool,
-    /// `--builtin-encodings`.
-    pub builtins: BuiltinEncodings,
+    /// `--builtin-encodings`; `None` is the target's.
+    pub builtins: Option<BuiltinEncodings>,
+}
+
+/// `--target`: the MLIR release a file is written for, and the tool whose
+/// context we read and write like (SPEC.md §7.4): the module is held in
+/// its terms (§7.2), its ops are written in its release's upstream op
+/// layouts with its builtin encodings (§6.6.6), and the header names its
+/// release as the producer. The releases we write for are those whose
+/// tools check our bytes: MLIR 22 (mlir-opt 22), 23 (jaxlib 0.10.2) and
+/// 24 (IREE 3.13).
+#[derive(Clone, Copy, Debug)]
+pub struct Target(pub &'static Host);
+
+impl Default for Target {
+    fn default() -> Self {
+        Target(&hosts::MLIR_OPT_22)
+    }
+}
+
+impl Target {
+    /// Parses `mlir-24`, `24`, `24.0.0git`, …
+    pub fn parse(s: &str) -> Result<Target, String> {
+        let writable = [&hosts::MLIR_OPT_22, &hosts::JAXLIB_0_10, &hosts::IREE_3_13]
+            .iter()
+            .map(|h| format!("mlir-{} ({})", h.mlir_major, h.tool))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let known = OpRegistry::known_releases().join(", ");
+        match OpRegistry::for_release(s) {
+            Some(r) => {
+                let major = r.release().split('.').next().and_then(|m| m.parse().ok());
+                match major.and_then(Host::for_release) {
+                    Some(h) => Ok(Target(h)),
+                    None => Err(format!(
+                        "cannot target MLIR {}: we write for {writable} only, the releases whose own tools check what we write (known releases for reading: {known})",
+                        r.release()
+                    )),
+                }
+            }
+            None => Err(format!(
+                "unknown target '{s}': we write for {writable}; known releases for reading: {known}"
+            )),
+        }
+    }
+
+    /// The release's upstream op layouts.
+    pub fn ops(self) -> &'static OpRegistry {
+        self.0.ops()
+    }
+
+    /// The producer string the release's own tools write (`MLIR24.0.0git`).
+    pub fn producer(self) -> String {
+        format!("MLIR{}", self.ops().release())
+    }
+
+    /// The order of use-list records the release's tools write (SPEC.md
+    /// §6.10.6): ascending from MLIR 23 on, as jaxlib 0.10.2 and IREE
+    /// 3.13 write them (checked on 2026-11-26).
+    pub fn use_list_records(self) -> rmlir_writer::UseListRecordOrder {
+        if self.0.mlir_major >= 23 {
+            rmlir_writer::UseListRecordOrder::Ascending
+        } else {
+            rmlir_writer::UseListRecordOrder::HashOrder
+        }
+    }
+
+    /// The builtin encodings the release's tools write: MLIR 24's binary
+    /// affine maps and small float types from 24 on. jaxlib 0.10.2's MLIR
+    /// 23 still writes affine maps as text (checked with its
+    /// `write_bytecode` on 2026-11-26).
+    pub fn builtins(self) -> BuiltinEncodings {
+        if self.0.mlir_major >= 24 {
+            BuiltinEncodings::Mlir24
+        } else {
+            BuiltinEncodings::Mlir22
+        }
+    }
 }
 
 /// `--builtin-encodings`: the builtin encodings of which MLIR to write
@@ -75,16 +155,14 @@ pub fn write(
         version,
         producer,
         dialect_versions: Vec::new(),
-        builtin_encodings: writes.builtins.into(),
+        builtin_encodings: writes.builtins.unwrap_or(writes.target.builtins()).into(),
+        use_list_records: writes.target.use_list_records(),
     };
     let (layouts, dialects) = if writes.upstream_only {
-        (
-            rmlir_format::op_registry::OpRegistry::default_ref(),
-            crate::dialects::upstream_registry(),
-        )
+        (writes.target.ops(), crate::dialects::upstream_registry())
     } else {
         (
-            crate::dialects::layouts_for_writing(&loaded.module),
+            crate::dialects::layouts_for_writing(&loaded.module, writes.target.ops()),
             crate::dialects::registry(),
         )
     };
@@ -101,7 +179,7 @@ pub fn run(
     input: &Path,
     output: Option<&Path>,
     version: u64,
-    producer: String,
+    producer: Option<String>,
     compression: Compression,
     writes: Writes,
     layouts: load::Layouts,
@@ -109,7 +187,12 @@ pub fn run(
 ) -> Result<(), String> {
     output::refuse_binary_to_terminal(output)?;
     let inp = input::read_input(input, progress)?;
+    let layouts = load::Layouts {
+        terms: Some(writes.target.0),
+        ..layouts
+    };
     let loaded = load::load(&inp, layouts, progress)?;
+    let producer = producer.unwrap_or_else(|| writes.target.producer());
     // The module holds what it needs of the input (blobs share it), so the
     // rest of a mapped input (all of a text one) stops counting towards
     // the peak memory of writing.

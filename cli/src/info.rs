@@ -78,9 +78,14 @@ fn lossy(b: &[u8]) -> String {
 
 pub fn collect(input: &Input, layouts: Layouts) -> Result<Info<'_>, String> {
     let mut release = input.range_releaser();
-    let (r, top_level) =
-        BytecodeReader::open_listing(&input.bytes, &layouts.read_options(), &mut release)
-            .map_err(|e| format!("{}: {e}", input.name))?;
+    let (r, top_level) = BytecodeReader::open_listing(
+        &input.bytes,
+        &layouts
+            .with_terms_of((*input.bytes).as_ref())
+            .read_options(),
+        &mut release,
+    )
+    .map_err(|e| format!("{}: {e}", input.name))?;
     r.module()
         .top
         .ok_or_else(|| format!("{}: no top-level operation", input.name))?;

@@ -3,6 +3,7 @@
 
 use crate::input::Input;
 use crate::progress::Progress;
+use rmlir_dialects::hosts::{self, Host};
 use rmlir_format::op_registry::OpRegistry;
 use rmlir_format::Module;
 use rmlir_reader::{BytecodeReader, ReadOptions};
@@ -17,6 +18,10 @@ pub struct BytecodeHeader {
 
 pub struct Loaded {
     pub module: Module,
+    /// The tool whose terms it was read in (SPEC.md §7.4): the one
+    /// `--target` names, else, for bytecode, that of the release whose
+    /// layouts read it (`Host::for_producer`, or `--layouts`).
+    pub host: &'static Host,
     /// `None` for text input.
     pub header: Option<BytecodeHeader>,
     /// Lazily loaded region groups that were materialized.
@@ -27,10 +32,13 @@ pub struct Loaded {
 /// have layouts for (`mlir-19`, `19`, `22.1.8`).
 pub fn parse_layouts(s: &str) -> Result<Layouts, String> {
     if s == "auto" {
-        return Ok(Layouts(None));
+        return Ok(Layouts::default());
     }
     OpRegistry::for_release(s)
-        .map(|r| Layouts(Some(r)))
+        .map(|r| Layouts {
+            given: Some(r),
+            terms: None,
+        })
         .ok_or_else(|| {
             format!(
                 "no op layouts for MLIR release '{s}'; known: auto, {}",
@@ -43,14 +51,39 @@ pub fn parse_layouts(s: &str) -> Result<Layouts, String> {
         })
 }
 
-/// Which op layouts decode bytecode properties (`--layouts`).
+/// Which op layouts decode bytecode properties (`--layouts`), and the
+/// release whose terms the module is read into.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Layouts(pub Option<&'static OpRegistry>);
+pub struct Layouts {
+    /// `--layouts`; `None` picks them from the producer string.
+    pub given: Option<&'static OpRegistry>,
+    /// The tool (and its MLIR release) whose terms the module is read in
+    /// (`--target` of `encode` and `convert`); `None` is mlir-opt 22.
+    pub terms: Option<&'static Host>,
+}
 
 impl Layouts {
+    /// With no `--target`, a bytecode file is read in the terms of the
+    /// tool of the release whose layouts read it (SPEC.md §7.4): the
+    /// release `--layouts` names, or the one its producer string picks.
+    pub fn with_terms_of(self, data: &[u8]) -> Layouts {
+        if self.terms.is_some() {
+            return self;
+        }
+        let host = match self.given {
+            Some(r) => r.release_major().and_then(Host::for_release),
+            None => rmlir_reader::producer_of(data).ok().map(Host::for_producer),
+        };
+        Layouts {
+            terms: host,
+            ..self
+        }
+    }
+
     pub fn read_options(self) -> ReadOptions {
         ReadOptions {
-            layouts: self.0,
+            layouts: self.given,
+            host: self.terms,
             dialects: Some(crate::dialects::registry()),
             out_of_tree: Some(crate::dialects::out_of_tree_layouts),
             ..Default::default()
@@ -62,21 +95,24 @@ impl Layouts {
 pub fn load(inp: &Input, layouts: Layouts, progress: &mut Progress) -> Result<Loaded, String> {
     if !inp.is_bytecode() {
         progress.phase("parsing text");
-        let module = rmlir_reader::parse_module_releasing_deferred_with(
+        let module = rmlir_reader::parse_module_in_release(
             inp.data(),
             &inp.name,
             rmlir_reader::Limits::default(),
             Some(crate::dialects::registry()),
+            layouts.terms.unwrap_or(&hosts::MLIR_OPT_22),
             &inp.releaser(),
         )
         .map_err(|e| e.to_string())?;
         return Ok(Loaded {
             module,
+            host: layouts.terms.unwrap_or(&hosts::MLIR_OPT_22),
             header: None,
             bodies_materialized: 0,
         });
     }
     let at = |e: rmlir_reader::Error| format!("{}: {e}", inp.name);
+    let layouts = layouts.with_terms_of((*inp.bytes).as_ref());
     let mut r = BytecodeReader::open_shared_with_options(&inp.bytes, &layouts.read_options())
         .map_err(at)?;
     let header = BytecodeHeader {
@@ -87,6 +123,7 @@ pub fn load(inp: &Input, layouts: Layouts, progress: &mut Progress) -> Result<Lo
     materialize_all(&mut r, progress).map_err(at)?;
     let bodies_materialized = r.stats().lazy_bodies_decoded;
     Ok(Loaded {
+        host: layouts.terms.unwrap_or(&hosts::MLIR_OPT_22),
         module: r.into_module(),
         header: Some(header),
         bodies_materialized,

@@ -46,7 +46,10 @@ struct Cli {
     /// MLIR24 → mlir-24 (IREE's), another MLIR release → the nearest of
     /// those, anything else → mlir-22), or a release (`mlir-19`,
     /// `mlir-22`, `mlir-23`, `mlir-24`) for files whose producer is not an
-    /// MLIR release. Everything is carried over to MLIR 22's terms.
+    /// MLIR release. A file read with 23's or 24's layouts is read and
+    /// printed as jaxlib or IREE reads and prints it; 19's are carried over
+    /// to MLIR 22's terms; `encode` and `convert` carry everything over to
+    /// their --target's (SPEC.md §7.4).
     #[arg(long, global = true, default_value = "auto", value_parser = load::parse_layouts)]
     layouts: load::Layouts,
     /// Op layouts of a dialect of one's own (repeatable): a JSON file made
@@ -103,7 +106,8 @@ Examples:
 Examples:
   rmlir-bc encode model.mlir -o model.mlirbc
   rmlir-bc encode model.mlir -o model.mlirbc --emit-version 5
-  rmlir-bc encode model.mlir -o model.mlirbc.zst --compress zstd")]
+  rmlir-bc encode model.mlir -o model.mlirbc.zst --compress zstd
+  rmlir-bc encode iree.generic.mlir -o iree.mlirbc --target mlir-24")]
     Encode {
         /// Input file, or `-` for standard input.
         input: PathBuf,
@@ -113,9 +117,10 @@ Examples:
         /// Bytecode version to write (0–6).
         #[arg(long, default_value_t = 6)]
         emit_version: u64,
-        /// Producer string stored in the header.
-        #[arg(long, default_value = encode::DEFAULT_PRODUCER)]
-        producer: String,
+        /// Producer string stored in the header (default: the target's,
+        /// `MLIR22.1.8`).
+        #[arg(long)]
+        producer: Option<String>,
         /// Wrap the bytecode in a zstd frame (default level).
         #[arg(long, value_enum, default_value_t = Compression::None)]
         compress: Compression,
@@ -127,12 +132,19 @@ Examples:
         /// marks unregistered stays unregistered either way.
         #[arg(long)]
         upstream_only: bool,
+        /// The MLIR release to write for (SPEC.md §7.2): `mlir-22` (what
+        /// mlir-opt 22 reads), `mlir-23` (jaxlib 0.10's) or `mlir-24`
+        /// (IREE 3.13's). Text is read in its terms; ops are written in its
+        /// op layouts, with its builtin encodings and producer string.
+        #[arg(long, default_value = "mlir-22", value_parser = encode::Target::parse)]
+        target: encode::Target,
         /// The builtin encodings of which MLIR to write (SPEC.md §6.6.6):
         /// mlir-22 (what mlir-opt 22 reads) or mlir-24, which also writes
         /// affine maps, integer sets, strided layouts and the small float
-        /// types in binary, as IREE 3.13's MLIR does.
-        #[arg(long, value_enum, default_value_t = encode::BuiltinEncodings::Mlir22)]
-        builtin_encodings: encode::BuiltinEncodings,
+        /// types in binary, as IREE 3.13's MLIR does. Default: the
+        /// target's.
+        #[arg(long, value_enum)]
+        builtin_encodings: Option<encode::BuiltinEncodings>,
     },
     /// Convert bytecode to another bytecode version, or bytecode written by
     /// an older MLIR release (MLIR 19) to what MLIR 22 reads (text input is
@@ -144,6 +156,7 @@ Examples:
   rmlir-bc convert new.mlirbc -o old.mlirbc --emit-version 3
   rmlir-bc convert mlir19.mlirbc -o mlir22.mlirbc --target mlir-22
   rmlir-bc convert tool.mlirbc -o mlir22.mlirbc --target mlir-22 --layouts mlir-19
+  rmlir-bc convert iree.mlirbc -o iree.v4.mlirbc --emit-version 4 --target mlir-24
   rmlir-bc convert model.mlirbc -o model.mlirbc.zst --emit-version 6 --compress zstd
   rmlir-bc convert model.mlirbc.zst -o - --emit-version 6 > model.mlirbc")]
     Convert {
@@ -155,10 +168,14 @@ Examples:
         /// Bytecode version to write (0–6; default 6 with --target).
         #[arg(long, required_unless_present = "target")]
         emit_version: Option<u64>,
-        /// The MLIR release to write for: its op layouts and its producer
-        /// string (`mlir-22`, the only release we write).
-        #[arg(long)]
-        target: Option<String>,
+        /// The MLIR release to write for (SPEC.md §7.2): `mlir-22` (what
+        /// mlir-opt 22 reads), `mlir-23` (jaxlib 0.10's) or `mlir-24`
+        /// (IREE 3.13's). The input is carried over to its terms and
+        /// written in its op layouts, with its builtin encodings and
+        /// producer string. Default: mlir-22, keeping the input's producer
+        /// where its layouts were MLIR 22's.
+        #[arg(long, value_parser = encode::Target::parse)]
+        target: Option<encode::Target>,
         /// Producer string for the header (default: the input's, or the
         /// target's).
         #[arg(long)]
@@ -177,9 +194,10 @@ Examples:
         /// The builtin encodings of which MLIR to write (SPEC.md §6.6.6):
         /// mlir-22 (what mlir-opt 22 reads) or mlir-24, which also writes
         /// affine maps, integer sets, strided layouts and the small float
-        /// types in binary, as IREE 3.13's MLIR does.
-        #[arg(long, value_enum, default_value_t = encode::BuiltinEncodings::Mlir22)]
-        builtin_encodings: encode::BuiltinEncodings,
+        /// types in binary, as IREE 3.13's MLIR does. Default: the
+        /// target's.
+        #[arg(long, value_enum)]
+        builtin_encodings: Option<encode::BuiltinEncodings>,
     },
     /// Upgrade a bytecode file written with older dialect versions: each
     /// versioned dialect's hook upgrades the IR on read, and the output is
@@ -282,6 +300,7 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
             producer,
             compress,
             upstream_only,
+            target,
             builtin_encodings,
         } => {
             allocator::tune();
@@ -292,6 +311,7 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
                 producer,
                 compress,
                 encode::Writes {
+                    target,
                     upstream_only,
                     builtins: builtin_encodings,
                 },
@@ -312,10 +332,11 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
             &input,
             &output,
             emit_version,
-            target,
+            target.is_some(),
             producer,
             compress,
             encode::Writes {
+                target: target.unwrap_or_default(),
                 upstream_only,
                 builtins: builtin_encodings,
             },

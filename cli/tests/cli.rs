@@ -950,12 +950,12 @@ fn convert_targets_mlir_22_from_mlir_19_bytecode() {
     let out = Command::new(&opt22).arg(&f19).output().unwrap();
     assert!(!out.status.success());
 
-    // We write MLIR 22's layouts only.
+    // We write for MLIR 22, 23 and 24 only: a usage error.
     let nope = dir.join("nope.mlirbc");
     let out = run(&["convert", &p(&f19), "-o", &p(&nope), "--target", "mlir-19"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("cannot target MLIR 19.1.7"),
+        stderr(&out).contains("cannot target MLIR 19.1.7: we write for mlir-22 (mlir-opt 22), mlir-23 (jaxlib 0.10.2), mlir-24 (IREE 3.13) only"),
         "{}",
         stderr(&out)
     );
@@ -1069,4 +1069,58 @@ fn own_dialect_layouts_from_ods_are_loaded_at_run_time() {
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--target mlir-24` writes as IREE 3.13 writes: its producer, and the
+/// builtin encodings it adds (an affine map as attribute code 23, not
+/// text), while the default writes neither; `--builtin-encodings`
+/// overrides the target's. An unknown target names those we write for.
+#[test]
+fn encode_for_iree_takes_its_producer_and_builtin_encodings() {
+    let dir = tmpdir("target24");
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/newer_builtins.mlir");
+    let input = input.to_str().unwrap();
+    let (f22, f24, mixed) = (
+        dir.join("22.mlirbc"),
+        dir.join("24.mlirbc"),
+        dir.join("m.mlirbc"),
+    );
+    ok(&run(&["encode", input, "-o", f22.to_str().unwrap()]));
+    ok(&run(&[
+        "encode",
+        input,
+        "-o",
+        f24.to_str().unwrap(),
+        "--target",
+        "mlir-24",
+    ]));
+    let (b22, b24) = (std::fs::read(&f22).unwrap(), std::fs::read(&f24).unwrap());
+    let has = |b: &[u8], s: &[u8]| b.windows(s.len()).any(|w| w == s);
+    assert!(has(&b22, b"MLIR22.1.8\0") && has(&b24, b"MLIR24.0.0git\0"));
+    // MLIR 22 spells affine maps out as text; MLIR 24 does not.
+    assert!(has(&b22, b"affine_map<(d0, d1, d2) -> (d2, d0, d1)>"));
+    assert!(!has(&b24, b"affine_map<"));
+    // The same IR either way.
+    let d22 = ok(&run(&["decode", f22.to_str().unwrap()])).stdout.clone();
+    let d24 = ok(&run(&["decode", f24.to_str().unwrap()])).stdout.clone();
+    assert_eq!(d22, d24);
+    ok(&run(&[
+        "encode",
+        input,
+        "-o",
+        mixed.to_str().unwrap(),
+        "--target",
+        "mlir-24",
+        "--builtin-encodings",
+        "mlir-22",
+    ]));
+    let bm = std::fs::read(&mixed).unwrap();
+    assert!(has(&bm, b"MLIR24.0.0git\0") && has(&bm, b"affine_map<"));
+    let out = run(&["encode", input, "--target", "mlir-30"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown target 'mlir-30': we write for mlir-22 (mlir-opt 22), mlir-23 (jaxlib 0.10.2), mlir-24 (IREE 3.13)"),
+        "{}",
+        stderr(&out)
+    );
 }

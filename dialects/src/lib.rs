@@ -24,9 +24,12 @@
 mod body;
 pub mod chlo;
 mod hlo;
+pub mod hosts;
+pub mod iree;
 pub mod llvm;
 pub mod mlir_opt;
 mod out;
+mod out_of_tree_sources;
 pub mod quant;
 pub mod sdy;
 pub mod stablehlo;
@@ -37,7 +40,7 @@ pub mod upstream_encodings;
 pub mod vhlo;
 
 use rmlir_format::dialect_hooks::{BuiltinDialect, BytecodeDialect, DialectRegistry};
-use rmlir_format::op_registry::{OpRegistry, RegistryData};
+use rmlir_format::op_registry::OpRegistry;
 use std::sync::{Arc, OnceLock};
 
 /// The hooks of the dialects mlir-opt 22 gives bytecode hooks and we
@@ -97,53 +100,24 @@ pub fn register_all(registry: &mut DialectRegistry) {
 ///   `has_dynamic_root` to `stablehlo.collective_broadcast`. jaxlib 0.10.x
 ///   carries StableHLO 1.17.0, which has none of these, so 1.16.4's
 ///   layouts are what its `write_bytecode` wrote.
+/// - IREE's dialects ([`IREE_DIALECTS`]) from IREE b48a5955's ODS.
 ///
-/// Both files are made by `tools/ods-json` and checked by its `check.sh`.
+/// The files are made by `tools/ods-json` and checked by its `check.sh`;
+/// `build.rs` embeds the ops taken from them as bincode, each decoded at
+/// its first lookup.
 pub fn out_of_tree_layouts() -> &'static OpRegistry {
     static LAYOUTS: OnceLock<OpRegistry> = OnceLock::new();
+    static INDEX: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/out-of-tree.index"));
+    static BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/out-of-tree.ops.bincode"));
     LAYOUTS.get_or_init(|| {
-        let mut ops = Vec::new();
-        let sources = [
-            (
-                include_str!("../../dialects/data/ods-layouts-stablehlo-1.20.0.json"),
-                &["vhlo"][..],
-            ),
-            (
-                include_str!("../../dialects/data/ods-layouts-stablehlo-1.16.4.json"),
-                &["stablehlo", "chlo"][..],
-            ),
-            (
-                include_str!("../../dialects/data/ods-layouts-sdy.json"),
-                &["sdy"][..],
-            ),
-            (
-                include_str!("../../dialects/data/ods-layouts-iree-b48a5955.json"),
-                IREE_DIALECTS,
-            ),
-        ];
-        for (text, prefixes) in sources {
-            let mut all = OpRegistry::new();
-            all.load_json(text)
-                .expect("the checked-in layouts are valid (tools/ods-json/check.sh)");
-            ops.extend(
-                all.ops()
-                    .filter(|op| {
-                        let dialect = op.name.split('.').next().unwrap_or("");
-                        prefixes.contains(&dialect)
-                    })
-                    .cloned(),
-            );
-        }
-        ops.sort_by(|a, b| a.name.cmp(&b.name));
-        OpRegistry::from_data(RegistryData {
-            mlir_release: format!(
+        OpRegistry::from_embedded(INDEX, BLOB)
+            .expect("build.rs embeds valid layouts")
+            .with_release(format!(
                 "StableHLO (vhlo of {}, stablehlo and chlo of {}), Shardy {} and IREE b48a5955",
                 vhlo::STABLEHLO_RELEASE,
                 stablehlo::LAYOUTS_RELEASE,
                 sdy::SHARDY_RELEASE
-            ),
-            ops,
-        })
+            ))
     })
 }
 
@@ -151,34 +125,18 @@ pub fn out_of_tree_layouts() -> &'static OpRegistry {
 /// [`out_of_tree_layouts`] holds.
 pub const LAYOUT_DIALECTS: &[&str] = &["vhlo", "stablehlo", "chlo", "sdy"];
 
-/// IREE's dialects whose op layouts [`out_of_tree_layouts`] holds, from
-/// IREE b48a5955's ODS (`dialects/data/ods-layouts-iree-b48a5955.json`,
-/// made and checked by `tools/ods-json/check.sh`; SPEC.md §10.6).
-/// `iree_linalg_ext` is missing: its `.td` does not dump on its own.
-pub const IREE_DIALECTS: &[&str] = &[
-    "check",
-    "flow",
-    "hal",
-    "hal_inline",
-    "hal_loader",
-    "io_parameters",
-    "iree_codegen",
-    "iree_encoding",
-    "iree_gpu",
-    "iree_tensor_ext",
-    "iree_vector_ext",
-    "pcf",
-    "stream",
-    "util",
-    "vm",
-    "vmvx",
-];
+pub use out_of_tree_sources::IREE_DIALECTS;
 
-/// The layouts to write `m` with: [`write_layouts`] when `m` names an op
-/// of [`LAYOUT_DIALECTS`] or [`IREE_DIALECTS`], else MLIR 22's alone, so that writing any other
-/// module does not pay for building this crate's (a few milliseconds, more
-/// than a small file's whole conversion).
-pub fn layouts_for_writing(m: &rmlir_format::Module) -> &'static OpRegistry {
+/// The layouts to write `m` with for the MLIR release whose upstream
+/// layouts `release` holds (`OpRegistry::default_ref()`, MLIR 22's, for
+/// what mlir-opt 22 reads): [`write_layouts_for`] when `m` names an op of
+/// [`LAYOUT_DIALECTS`] or [`IREE_DIALECTS`], else the release's alone, so
+/// that writing any other module does not pay for building this crate's
+/// (a few milliseconds, more than a small file's whole conversion).
+pub fn layouts_for_writing(
+    m: &rmlir_format::Module,
+    release: &'static OpRegistry,
+) -> &'static OpRegistry {
     let ours = (0..m.op_names.len() as u32).any(|i| {
         let name = m.op_names.get(rmlir_format::OpNameId(i));
         LAYOUT_DIALECTS.iter().chain(IREE_DIALECTS).any(|d| {
@@ -186,9 +144,9 @@ pub fn layouts_for_writing(m: &rmlir_format::Module) -> &'static OpRegistry {
         })
     });
     if ours {
-        write_layouts()
+        write_layouts_for(release)
     } else {
-        OpRegistry::default_ref()
+        release
     }
 }
 
@@ -197,18 +155,55 @@ pub fn layouts_for_writing(m: &rmlir_format::Module) -> &'static OpRegistry {
 /// dialects is then written registered, its properties in its layout, as
 /// jaxlib writes it (SPEC.md §10.3).
 pub fn write_layouts() -> &'static OpRegistry {
-    static LAYOUTS: OnceLock<OpRegistry> = OnceLock::new();
-    LAYOUTS.get_or_init(|| {
-        let mut r = OpRegistry::default_ref().clone();
-        for op in out_of_tree_layouts().ops() {
-            r.insert(op.clone());
-        }
-        r
-    })
+    write_layouts_for(OpRegistry::default_ref())
+}
+
+/// [`write_layouts`] with the upstream layouts of `release` (e.g. MLIR
+/// 24's, to write for IREE 3.13). Built once per release.
+pub fn write_layouts_for(release: &'static OpRegistry) -> &'static OpRegistry {
+    static BUILT: std::sync::Mutex<Vec<(usize, &'static OpRegistry)>> =
+        std::sync::Mutex::new(Vec::new());
+    let key = release as *const OpRegistry as usize;
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&(_, r)) = built.iter().find(|(k, _)| *k == key) {
+        return r;
+    }
+    let mut r = release.clone();
+    for op in out_of_tree_layouts().ops() {
+        r.insert(op.clone());
+    }
+    // One per release a process writes for (at most the few embedded).
+    let r: &'static OpRegistry = Box::leak(Box::new(r));
+    built.push((key, r));
+    r
 }
 
 #[cfg(test)]
 mod tests {
+
+    /// The embedded out-of-tree layouts are the JSON files' ops, op for op.
+    #[test]
+    fn embedded_out_of_tree_layouts_are_the_json_files() {
+        let embedded = super::out_of_tree_layouts();
+        let mut count = 0;
+        for (file, dialects) in super::out_of_tree_sources::SOURCES {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("data")
+                .join(file);
+            let mut r = super::OpRegistry::new();
+            r.load_json(&std::fs::read_to_string(&path).unwrap())
+                .unwrap();
+            for op in r.ops() {
+                if dialects.contains(&op.name.split('.').next().unwrap()) {
+                    assert_eq!(embedded.get(op.name.as_bytes()), Some(op), "{}", op.name);
+                    count += 1;
+                }
+            }
+        }
+        assert_eq!(embedded.len(), count);
+        assert!(count > 1000, "{count} ops");
+    }
+
     /// Every VHLO op of StableHLO 1.20.0, every stablehlo and chlo op of
     /// 1.16.4, Shardy's and IREE's (687 in 16 dialects) are there, and
     /// nothing else.

@@ -9,7 +9,7 @@ pub mod text;
 pub use error::{Error, ErrorKind, Position, Result};
 pub use limits::Limits;
 pub use text::{
-    parse_module, parse_module_releasing, parse_module_releasing_deferred,
+    parse_module, parse_module_in_release, parse_module_releasing, parse_module_releasing_deferred,
     parse_module_releasing_deferred_with, parse_module_split, parse_module_split_at,
     parse_module_with_limits, SplitReport, TextLimits, PARALLEL_TEXT_MIN_BYTES,
 };
@@ -18,7 +18,7 @@ pub mod bytecode;
 pub mod zstd_input;
 
 pub use bytecode::{
-    is_bytecode, read_bytecode, read_bytecode_shared, read_bytecode_with_limits,
+    is_bytecode, producer_of, read_bytecode, read_bytecode_shared, read_bytecode_with_limits,
     read_bytecode_with_options, BytecodeReader, LayoutsChoice, ReadOptions, ReadStats, SectionInfo,
     TopLevelOp,
 };

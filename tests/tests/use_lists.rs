@@ -208,3 +208,183 @@ fn deferred_orders_write_the_same_bytes() {
         "{files} files, {with_orders} with orders"
     );
 }
+
+/// Modules whose use-list records tell the releases apart, each a value
+/// (or values) with an order set by hand: `(name, text, op defining the
+/// values, orders)`.
+/// - `pairs`: a 3-cycle in the index-pair form: eight uses, those at
+///   reference positions 0, 3 and 4 in memory at 4, 0 and 3 (three moved,
+///   fewer than half), written as pairs (4, 0), (0, 3), (3, 4). MLIR 22
+///   reads `(a, b)` as "position `a` := `b`", the inverse (equal only for
+///   swaps), and writes (3, 0), (4, 3), (0, 4) back; MLIR 23 on reads it as
+///   written.
+/// - `full`: cycles in the full form, kept by every release.
+/// - `ranges`: five results with a swap each: MLIR 22 writes the records in
+///   its hash map's order (0, 2, 4, 1, 3), MLIR 23 on by ascending index.
+/// - `forward_full`, `forward_pairs`: uses before the definition in a
+///   graph region (the reader's prior order differs from reference order).
+fn use_list_cases() -> Vec<(&'static str, String, &'static str, Vec<Vec<u32>>)> {
+    let line = |n: usize, body: &dyn Fn(usize) -> String| (0..n).map(body).collect::<String>();
+    let straight = format!(
+        "\"builtin.module\"() ({{\n  %v = \"t.def\"() : () -> i32\n{}}}) : () -> ()\n",
+        line(8, &|_| "  \"t.use\"(%v) : (i32) -> ()\n".into())
+    );
+    let ranges = format!(
+        "\"builtin.module\"() ({{\n  %r:5 = \"t.def\"() : () -> (i32, i32, i32, i32, i32)\n{}}}) : () -> ()\n",
+        line(10, &|i| format!("  \"t.use\"(%r#{}) : (i32) -> ()\n", i / 2))
+    );
+    let graph = |before: usize, after: usize| {
+        format!(
+            "\"builtin.module\"() ({{\n  \"t.graph\"() ({{\n    \"t.a\"(%f, %f) : (i32, i32) -> ()\n{}    %f = \"t.def\"() : () -> i32\n{}  }}) : () -> ()\n}}) : () -> ()\n",
+            line(before, &|i| format!("    \"t.p{i}\"(%f) : (i32) -> ()\n")),
+            line(after, &|i| format!("    \"t.q{i}\"(%f) : (i32) -> ()\n")),
+        )
+    };
+    vec![
+        (
+            "pairs",
+            straight.clone(),
+            "t.def",
+            vec![vec![4, 1, 2, 0, 3, 5, 6, 7]],
+        ),
+        (
+            "full",
+            straight,
+            "t.def",
+            vec![vec![1, 2, 0, 4, 5, 3, 7, 6]],
+        ),
+        ("ranges", ranges, "t.def", vec![vec![1, 0]; 5]),
+        (
+            "forward_full",
+            graph(1, 2),
+            "t.def",
+            vec![vec![1, 2, 0, 4, 3]],
+        ),
+        (
+            "forward_pairs",
+            graph(0, 6),
+            "t.def",
+            vec![vec![4, 1, 2, 0, 3, 5, 6, 7]],
+        ),
+    ]
+}
+
+/// Writes each of [`use_list_cases`] with our writer (MLIR 22's terms) into
+/// `dir`, checking the records that tell releases apart are there.
+fn write_use_list_cases(dir: &Path) -> Vec<std::path::PathBuf> {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut files = Vec::new();
+    for (name, text, def, orders) in use_list_cases() {
+        let mut m = rmlir_reader::parse_module(text.as_bytes(), "x.mlir").unwrap();
+        let def = (0..m.ops.len() as u32)
+            .map(rmlir_format::OpId)
+            .find(|&o| m.op_name(o) == def.as_bytes())
+            .expect("the defining op");
+        let values: Vec<_> = m.op(def).results().collect();
+        assert_eq!(values.len(), orders.len(), "{name}");
+        for (v, o) in values.into_iter().zip(orders) {
+            m.use_list_orders.insert(v, o);
+        }
+        let bytes = write_bytecode(&m, &WriteOptions::default()).unwrap();
+        if name == "pairs" {
+            // vflag(6, pairs), then (4, 0), (0, 3), (3, 4), as PrefixVarInts.
+            let pairs = [0x1b, 0x09, 0x01, 0x01, 0x07, 0x07, 0x09];
+            assert!(
+                bytes.windows(7).any(|w| w == pairs),
+                "{name}: written as pairs"
+            );
+        }
+        let path = dir.join(format!("{name}.mlirbc"));
+        std::fs::write(&path, bytes).unwrap();
+        files.push(path);
+    }
+    files
+}
+
+/// Our read and write of `file` in the terms of `host`, as `rmlir-bc
+/// convert --target` does it.
+fn rewrite_as(file: &Path, host: &'static rmlir_dialects::hosts::Host) -> Vec<u8> {
+    let data = std::fs::read(file).unwrap();
+    let opts = rmlir_reader::ReadOptions {
+        host: Some(host),
+        ..Default::default()
+    };
+    let mut r = rmlir_reader::BytecodeReader::open_with_options(&data, &opts).unwrap();
+    r.materialize_all().unwrap();
+    let m = r.into_module();
+    // Both tools write use-list records in ascending order (MLIR 23 on).
+    let use_list_records = if host.mlir_major >= 23 {
+        rmlir_writer::UseListRecordOrder::Ascending
+    } else {
+        rmlir_writer::UseListRecordOrder::HashOrder
+    };
+    let opts = WriteOptions {
+        producer: format!("MLIR{}", host.ops().release()),
+        use_list_records,
+        ..Default::default()
+    };
+    write_bytecode(&m, &opts).unwrap()
+}
+
+/// mlir-opt 22 reads and writes each case; ours must give its bytes.
+#[test]
+fn use_list_records_are_rewritten_as_mlir_opt_22_rewrites_them() {
+    let dir = std::env::temp_dir().join(format!("rmlir-uselist-22-{}", std::process::id()));
+    for file in write_use_list_cases(&dir) {
+        let out = file.with_extension("opt22");
+        oracle::emit_bytecode(&file, 6, &out).expect("mlir-opt reads and writes the file");
+        let theirs = std::fs::read(&out).unwrap();
+        let ours = rewrite_as(&file, &rmlir_dialects::hosts::MLIR_OPT_22);
+        assert!(
+            ours == theirs,
+            "{}: differs from mlir-opt 22's",
+            file.display()
+        );
+        if file.ends_with("pairs.mlirbc") {
+            let back = [0x1b, 0x07, 0x01, 0x09, 0x07, 0x01, 0x09];
+            assert!(
+                theirs.windows(7).any(|w| w == back),
+                "mlir-opt 22 inverts the 3-cycle"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// jaxlib 0.10.2 (MLIR 23) and IREE 3.13 (MLIR 24) read and write each
+/// case (`tools/tool-oracle/rewrite.py`); ours, in their terms, must give
+/// their bytes, producer string included. Needs `RMLIR_IREE_PYTHON` (a
+/// Python with both, as `.ci/run` makes).
+#[test]
+fn use_list_records_are_rewritten_as_jaxlib_and_iree_rewrite_them() {
+    let python = std::env::var("RMLIR_IREE_PYTHON").expect(
+        "RMLIR_IREE_PYTHON is not set: it names a Python with jaxlib 0.10.2 and iree-base-compiler 3.13.0 (.ci/run makes .venv-clients)",
+    );
+    let dir = std::env::temp_dir().join(format!("rmlir-uselist-tools-{}", std::process::id()));
+    let files = write_use_list_cases(&dir);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/tool-oracle/rewrite.py");
+    for (tool, host) in [
+        ("jax", &rmlir_dialects::hosts::JAXLIB_0_10),
+        ("iree", &rmlir_dialects::hosts::IREE_3_13),
+    ] {
+        let status = std::process::Command::new(&python)
+            .arg(&script)
+            .args([tool, "6"])
+            .args(&files)
+            .status()
+            .expect("runs the tools' Python");
+        assert!(status.success(), "rewrite.py {tool} failed");
+        for file in &files {
+            let out = format!("{}.{tool}.mlirbc", file.display());
+            let theirs = std::fs::read(&out).unwrap_or_else(|e| panic!("{out}: {e}"));
+            let ours = rewrite_as(file, host);
+            assert!(
+                ours == theirs,
+                "{}: differs from {}'s",
+                file.display(),
+                host.tool
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,19 +10,7 @@ Usage: print_local.py jax|iree OUT_DIR FILE...
 import os
 import sys
 
-
-def context(tool):
-    if tool == "jax":
-        from jax._src.interpreters import mlir as jm
-        from jax._src.lib.mlir import ir
-
-        ctx = jm.make_ir_context()
-    else:
-        from iree.compiler import ir
-
-        ctx = ir.Context()
-    ctx.allow_unregistered_dialects = True
-    return ir, ctx
+from tool_context import context
 
 
 def main():

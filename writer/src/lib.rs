@@ -5,6 +5,6 @@ pub mod text;
 
 pub use bytecode::{
     encode_bytecode, write_bytecode, write_bytecode_on_threads, write_bytecode_with,
-    BuiltinEncodings, Bytecode, WriteError, WriteOptions,
+    BuiltinEncodings, Bytecode, UseListRecordOrder, WriteError, WriteOptions,
 };
 pub use text::{print_module, print_module_to, try_print_module, OutputTooLarge, PrintOptions};

@@ -127,20 +127,34 @@ impl OpRegistry {
         ];
         LOADED[i].get_or_init(|| {
             let (index, blob) = EMBEDDED[i];
-            let data: EmbeddedIndex<'static> =
-                bincode::deserialize(index).expect("embedded op registry is valid bincode");
-            let mut ops = HashMap::with_capacity_and_hasher(data.ops.len(), Default::default());
-            for (name, start, end) in data.ops {
-                let slot = OpSlot {
-                    info: OnceLock::new(),
-                    encoded: &blob[start as usize..end as usize],
-                };
-                ops.insert(Cow::Borrowed(name.as_bytes()), slot);
-            }
-            OpRegistry {
-                release: data.mlir_release.to_string(),
-                ops,
-            }
+            Self::from_embedded(index, blob).expect("embedded op registry is valid bincode")
+        })
+    }
+
+    /// A registry of layouts a build script serialized, as this crate's
+    /// `build.rs` does each release's: `index` is the bincode of
+    /// `model::EmbeddedIndex` (the release, and each op's name and byte
+    /// range in `blob`), `blob` the concatenated bincode of each
+    /// [`OpInfo`]. Only the index is read here; an op is decoded at its
+    /// first lookup (SPEC.md §7.1). `rmlir-dialects` embeds its
+    /// out-of-tree layouts so.
+    pub fn from_embedded(index: &'static [u8], blob: &'static [u8]) -> Result<Self, String> {
+        let data: EmbeddedIndex<'static> =
+            bincode::deserialize(index).map_err(|e| format!("not an op layout index: {e}"))?;
+        let mut ops = HashMap::with_capacity_and_hasher(data.ops.len(), Default::default());
+        for (name, start, end) in data.ops {
+            let encoded = blob
+                .get(start as usize..end as usize)
+                .ok_or_else(|| format!("op '{name}' lies outside the layout blob"))?;
+            let slot = OpSlot {
+                info: OnceLock::new(),
+                encoded,
+            };
+            ops.insert(Cow::Borrowed(name.as_bytes()), slot);
+        }
+        Ok(OpRegistry {
+            release: data.mlir_release.to_string(),
+            ops,
         })
     }
 
@@ -220,6 +234,17 @@ impl OpRegistry {
     /// The MLIR release the data was generated from (`22.1.8`).
     pub fn release(&self) -> &str {
         &self.release
+    }
+
+    /// The registry with its release (or description) replaced.
+    pub fn with_release(mut self, release: String) -> Self {
+        self.release = release;
+        self
+    }
+
+    /// The major version of [`OpRegistry::release`] (22), if it names one.
+    pub fn release_major(&self) -> Option<u32> {
+        major_of(&self.release)
     }
 
     /// Whether this is the embedded registry of another release than the

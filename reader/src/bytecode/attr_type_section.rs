@@ -753,7 +753,7 @@ impl<'a> BytecodeReader<'a> {
                 return r.err("unexpected trailing bytes after Attribute entry");
             }
             let limits = self.text_limits();
-            return crate::text::parse_attr_into(&mut self.module, text, limits)
+            return crate::text::parse_attr_in(&mut self.module, text, limits, self.host)
                 .map_err(|e| wrap_text_error(e, "Attribute", entry.offset));
         }
         let a = match self.dialect_name(&entry) {
@@ -787,7 +787,7 @@ impl<'a> BytecodeReader<'a> {
                 return r.err("unexpected trailing bytes after Type entry");
             }
             let limits = self.text_limits();
-            return crate::text::parse_type_into(&mut self.module, text, limits)
+            return crate::text::parse_type_in(&mut self.module, text, limits, self.host)
                 .map_err(|e| wrap_text_error(e, "Type", entry.offset));
         }
         let t = match self.dialect_name(&entry) {

@@ -130,14 +130,16 @@ impl<'a> BytecodeReader<'a> {
     /// Records the scope's use-list orders in the module the way mlir-opt
     /// applies them (SPEC.md §6.7.4): an entry of a value with fewer than
     /// two uses is ignored; the index-pair form `(a, b)` sets position `a`
-    /// of an identity permutation to `b`; the result must be a permutation
-    /// of the value's uses.
+    /// of an identity permutation to `b` (MLIR 22) or `b` to `a` (MLIR 23
+    /// on), as the release whose terms we read in does; the result must
+    /// be a permutation of the value's uses.
     fn apply_use_lists(
         &mut self,
         first_op: usize,
         entries: Vec<UseListEntry>,
         r: &Reader<'a>,
     ) -> Result<()> {
+        let pairs_as_written = self.host.mlir_major >= 23;
         let mut counts: HashMap<ValueId, usize> =
             entries.iter().map(|e| (e.value, 0usize)).collect();
         for op in first_op..self.module.ops.len() {
@@ -166,9 +168,19 @@ impl<'a> BytecodeReader<'a> {
                 if e.indices.len() % 2 != 0 {
                     return invalid();
                 }
+                // The writer emits `(order[k], k)` per moved use. MLIR up
+                // to 22 reads `(a, b)` as `order[a] = b`, the inverse
+                // permutation (the same for swaps); MLIR 23 on reads it
+                // back as written (llvm/llvm-project#191942): what the
+                // release whose terms we read in does.
                 let mut order: Vec<u32> = (0..n as u32).collect();
                 for pair in e.indices.chunks_exact(2) {
-                    match (order.get_mut(pair[0] as usize), u32::try_from(pair[1])) {
+                    let (at, to) = if pairs_as_written {
+                        (pair[1], pair[0])
+                    } else {
+                        (pair[0], pair[1])
+                    };
+                    match (order.get_mut(at as usize), u32::try_from(to)) {
                         (Some(slot), Ok(b)) => *slot = b,
                         _ => return invalid(),
                     }

@@ -27,6 +27,7 @@ use crate::error::Result;
 use crate::limits::Limits;
 use attr_type_section::AttrTypeTable;
 use dialect_section::Dialects;
+use rmlir_dialects::hosts::{self, Host};
 use rmlir_format::bytecode::SectionId;
 use rmlir_format::dialect_hooks::{DialectRegistry, DialectVersion};
 use rmlir_format::op_registry::OpRegistry;
@@ -81,10 +82,18 @@ pub struct ReadOptions {
     /// SPEC.md §7.3), consulted for ops that neither the registry nor the
     /// release's layouts know. Their payloads are taken as they are: no
     /// release carries them over. A function, called only when a file
-    /// names an op the upstream layouts lack: building the registry
-    /// (`rmlir_dialects::out_of_tree_layouts` parses its JSON) is then not
-    /// paid by every file.
+    /// names an op the upstream layouts lack: loading the registry's index
+    /// (`rmlir_dialects::out_of_tree_layouts`) is then not paid by every
+    /// file.
     pub out_of_tree: Option<fn() -> &'static OpRegistry>,
+    /// The tool whose terms the module is read into (SPEC.md §7.4): its
+    /// release's op knowledge (payloads decoded with another release's
+    /// layouts are carried over to it, §7.2), the dialects it registers
+    /// (textual attribute entries are parsed as it parses them) and its
+    /// reading of use-list records (§6.7.4). `None` is mlir-opt 22;
+    /// `hosts::IREE_3_13` keeps an IREE file as IREE reads it, to be
+    /// printed as IREE prints it or written again for IREE.
+    pub host: Option<&'static Host>,
     /// Nesting and count limits (SPEC.md §5.1).
     pub limits: Limits,
 }
@@ -118,6 +127,8 @@ pub struct BytecodeReader<'a> {
     properties: properties::PropertiesTable<'a>,
     /// The module's op knowledge (MLIR 22's unless given another).
     registry: &'a OpRegistry,
+    /// The tool whose terms the module is read in ([`ReadOptions::host`]).
+    host: &'static Host,
     /// The layouts properties payloads are decoded with: `registry`, or an
     /// older release's (then carried over to `registry`'s, `retarget.rs`).
     layouts: &'a OpRegistry,
@@ -178,7 +189,8 @@ impl<'a> BytecodeReader<'a> {
     pub fn open_with_options(data: &'a [u8], opts: &ReadOptions) -> Result<Self> {
         Self::open_parts(
             data,
-            OpRegistry::default_ref(),
+            opts.host.map_or(OpRegistry::default_ref(), Host::ops),
+            opts.host.unwrap_or(&hosts::MLIR_OPT_22),
             opts.layouts,
             opts.out_of_tree,
             opts.dialects.unwrap_or(rmlir_dialects::upstream()),
@@ -202,7 +214,8 @@ impl<'a> BytecodeReader<'a> {
     ) -> Result<(Self, Option<symbol_scan::Skimmed<'a>>)> {
         Self::open_parts(
             (**owner).as_ref(),
-            OpRegistry::default_ref(),
+            opts.host.map_or(OpRegistry::default_ref(), Host::ops),
+            opts.host.unwrap_or(&hosts::MLIR_OPT_22),
             opts.layouts,
             opts.out_of_tree,
             opts.dialects.unwrap_or(rmlir_dialects::upstream()),
@@ -251,7 +264,18 @@ impl<'a> BytecodeReader<'a> {
         owner: Option<&SharedBytes>,
         limits: Limits,
     ) -> Result<Self> {
-        Self::open_parts(data, registry, layouts, None, hooks, owner, limits, None).map(|(r, _)| r)
+        Self::open_parts(
+            data,
+            registry,
+            &hosts::MLIR_OPT_22,
+            layouts,
+            None,
+            hooks,
+            owner,
+            limits,
+            None,
+        )
+        .map(|(r, _)| r)
     }
 
     /// [`BytecodeReader::open_impl`], and with `listing` the module body
@@ -262,6 +286,7 @@ impl<'a> BytecodeReader<'a> {
     fn open_parts(
         data: &'a [u8],
         registry: &'a OpRegistry,
+        host: &'static Host,
         layouts: Option<&'a OpRegistry>,
         out_of_tree: Option<fn() -> &'static OpRegistry>,
         hooks: &'a DialectRegistry,
@@ -402,6 +427,7 @@ impl<'a> BytecodeReader<'a> {
             resource_keys,
             properties,
             registry,
+            host,
             layouts,
             layouts_choice,
             out_of_tree,
@@ -561,6 +587,12 @@ pub fn read_bytecode(data: &[u8]) -> Result<Module> {
 
 /// [`read_bytecode`] with options (e.g. the op layouts of an MLIR release
 /// for a file whose producer does not name one).
+/// The producer string of a bytecode file, read from its header alone (to
+/// choose [`ReadOptions::host`] before opening it).
+pub fn producer_of(data: &[u8]) -> Result<&[u8]> {
+    sections::read_header(data).map(|h| h.producer)
+}
+
 pub fn read_bytecode_with_options(data: &[u8], opts: &ReadOptions) -> Result<Module> {
     let mut r = BytecodeReader::open_with_options(data, opts)?;
     r.materialize_all()?;

@@ -184,6 +184,7 @@ impl<'a> BytecodeReader<'a> {
             resource_keys: self.resource_keys.clone(),
             properties: self.properties.clone(),
             registry: self.registry,
+            host: self.host,
             layouts: self.layouts,
             layouts_choice: self.layouts_choice,
             out_of_tree: self.out_of_tree,

@@ -9,6 +9,7 @@ use crate::error::{Error, ErrorKind, Position, Result};
 use crate::limits::Limits;
 use num_bigint::{BigInt, Sign};
 use num_traits::{One, Zero};
+use rmlir_dialects::hosts::Host;
 use rmlir_format::dialect_hooks::DialectRegistry;
 use rmlir_format::fasthash::{FastMap as HashMap, FastSet as HashSet};
 use rmlir_format::float::{self, FloatKind};
@@ -40,22 +41,45 @@ pub fn parse_module(src: &[u8], file_name: &str) -> Result<Module> {
 /// Parses one attribute (as printed in bytecode's textual fallback
 /// entries) into `m`'s context; the whole input must be consumed.
 pub fn parse_attr_into(m: &mut Module, src: &[u8], limits: Limits) -> Result<AttrId> {
-    parse_entry_into(m, src, limits, "Attribute", |p| p.parse_attr(None))
+    parse_attr_in(m, src, limits, &rmlir_dialects::hosts::MLIR_OPT_22)
+}
+
+/// [`parse_attr_into`] as `host` parses it: the bodies of the dialects it
+/// registers are parsed (SPEC.md §7.4).
+pub fn parse_attr_in(
+    m: &mut Module,
+    src: &[u8],
+    limits: Limits,
+    host: &'static Host,
+) -> Result<AttrId> {
+    parse_entry_into(m, src, limits, host, "Attribute", |p| p.parse_attr(None))
 }
 
 /// Parses one type into `m`'s context; the whole input must be consumed.
 pub fn parse_type_into(m: &mut Module, src: &[u8], limits: Limits) -> Result<TypeId> {
-    parse_entry_into(m, src, limits, "Type", |p| p.parse_type())
+    parse_type_in(m, src, limits, &rmlir_dialects::hosts::MLIR_OPT_22)
+}
+
+/// [`parse_type_into`] as `host` parses it.
+pub fn parse_type_in(
+    m: &mut Module,
+    src: &[u8],
+    limits: Limits,
+    host: &'static Host,
+) -> Result<TypeId> {
+    parse_entry_into(m, src, limits, host, "Type", |p| p.parse_type())
 }
 
 fn parse_entry_into<T>(
     m: &mut Module,
     src: &[u8],
     limits: Limits,
+    host: &'static Host,
     what: &str,
     f: impl FnOnce(&mut Parser<'_>) -> Result<T>,
 ) -> Result<T> {
     let mut p = Parser::new(src, "<bytecode entry>", limits);
+    p.host = host;
     p.m = std::mem::take(m);
     // The shared constants must be ids of the adopted context.
     p.unit_attr = p.m.ctx.intern_attr(AttrData::Unit);
@@ -142,12 +166,35 @@ pub fn parse_module_releasing_deferred_with(
     dialects: Option<&'static DialectRegistry>,
     release: &(dyn Fn(std::ops::Range<usize>) + Sync),
 ) -> Result<Module> {
+    parse_module_in_release(
+        src,
+        file_name,
+        limits,
+        dialects,
+        &rmlir_dialects::hosts::MLIR_OPT_22,
+        release,
+    )
+}
+
+/// [`parse_module_releasing_deferred_with`] for text in the terms of a
+/// tool other than mlir-opt 22 (e.g. IREE's generic print, in MLIR 24's,
+/// SPEC.md §7.4): a registered op starts from the default properties of
+/// `host`'s release (SPEC.md §7.1, §7.2), and the bodies of the dialects
+/// `host` registers are parsed, not kept opaque.
+pub fn parse_module_in_release(
+    src: &[u8],
+    file_name: &str,
+    limits: Limits,
+    dialects: Option<&'static DialectRegistry>,
+    host: &'static Host,
+    release: &(dyn Fn(std::ops::Range<usize>) + Sync),
+) -> Result<Module> {
     if split_pays(src) {
         return split_parse::parse_split(
             src,
             file_name,
             limits,
-            dialects,
+            (dialects, host),
             Some(release),
             FIRST_SHARE,
         )
@@ -155,6 +202,7 @@ pub fn parse_module_releasing_deferred_with(
     }
     let mut p = Parser::new(src, file_name, limits);
     p.dialects = dialects;
+    p.set_host(host);
     p.release = Some(Release::new(release, 0));
     p.parse_top_level()?;
     Ok(p.m)
@@ -278,6 +326,9 @@ struct Parser<'a> {
     /// orders their uses differently (SPEC.md §2.8).
     forward_uses: HashSet<(OpId, u32)>,
     registry: &'static OpRegistry,
+    /// The tool whose context the text is read in (which dialects it
+    /// registers); mlir-opt 22 unless given.
+    host: &'static Host,
     /// Dialect hooks that read their dialects' bodies (SPEC.md §10.4):
     /// those dialects' attributes and types are split into text and
     /// nested references as a registered dialect's are, not kept opaque.
@@ -327,6 +378,13 @@ struct SignatureScratch {
 }
 
 impl<'a> Parser<'a> {
+    /// Reads the text in `host`'s terms: its release's op knowledge and
+    /// its registered dialects.
+    fn set_host(&mut self, host: &'static Host) {
+        self.host = host;
+        self.registry = host.ops();
+    }
+
     fn new(src: &'a [u8], file: &'a str, limits: Limits) -> Self {
         Self::new_with_context(src, file, limits, Context::new())
     }
@@ -358,6 +416,7 @@ impl<'a> Parser<'a> {
             replacements: HashMap::default(),
             forward_uses: HashSet::default(),
             registry: OpRegistry::default_ref(),
+            host: &rmlir_dialects::hosts::MLIR_OPT_22,
             dialects: None,
             default_props: HashMap::default(),
             block_scopes: Vec::new(),

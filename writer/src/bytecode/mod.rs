@@ -50,6 +50,25 @@ pub struct WriteOptions {
     /// §6.6.6), which only newer readers (IREE 3.13's `MLIR24.0.0git`)
     /// understand.
     pub builtin_encodings: BuiltinEncodings,
+    /// The order of the use-list records of one op's results or one
+    /// block's arguments (SPEC.md §6.10.6): MLIR 22's hash order (the
+    /// default) or MLIR 23's ascending one.
+    pub use_list_records: UseListRecordOrder,
+}
+
+/// The order in which a range's use-list records are written (SPEC.md
+/// §6.10.6). It shows only where one op's results (or one block's
+/// arguments) carry three or more records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum UseListRecordOrder {
+    /// MLIR 22 collects them in an LLVM `DenseMap<unsigned, …>` and writes
+    /// them in its bucket order.
+    #[default]
+    HashOrder,
+    /// MLIR 23 on collects them in a `MapVector` (llvm/llvm-project#187819)
+    /// and writes them by ascending index, as jaxlib 0.10.2 and IREE 3.13
+    /// do.
+    Ascending,
 }
 
 /// The set of builtin attribute and type encodings a writer uses (SPEC.md
@@ -73,6 +92,7 @@ impl Default for WriteOptions {
             producer: "MLIR22.1.8".to_string(),
             dialect_versions: Vec::new(),
             builtin_encodings: BuiltinEncodings::Mlir22,
+            use_list_records: UseListRecordOrder::HashOrder,
         }
     }
 }
@@ -416,7 +436,7 @@ fn encode_on(
         };
         (
             checks(),
-            UseListOrders::new(m),
+            UseListOrders::new(m, opts.use_list_records),
             check_value_scopes(m, &isolated),
             isolated,
             values,

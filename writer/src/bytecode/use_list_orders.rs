@@ -3,6 +3,7 @@
 //! reference order, in the order mlir-opt's writer emits them.
 
 use super::encoder::Encoder;
+use super::UseListRecordOrder;
 use rmlir_format::fasthash::FastMap;
 use rmlir_format::use_lists::{is_identity, use_counts};
 use rmlir_format::{Module, ValueId};
@@ -16,10 +17,11 @@ pub struct UseListOrders<'m> {
     orders: Cow<'m, FastMap<ValueId, Vec<u32>>>,
     /// Uses of each value that has an order (by the live ops).
     uses: Option<FastMap<ValueId, usize>>,
+    records: UseListRecordOrder,
 }
 
 impl<'m> UseListOrders<'m> {
-    pub fn new(m: &'m Module) -> Self {
+    pub fn new(m: &'m Module, records: UseListRecordOrder) -> Self {
         // A text parse's orders come with their values' use counts.
         let (orders, uses) = match m.text_use_list_orders_counted() {
             Some((derived, counts)) => (Cow::Owned(derived), counts),
@@ -34,7 +36,11 @@ impl<'m> UseListOrders<'m> {
             }
         };
         let uses = (!orders.is_empty()).then_some(uses);
-        UseListOrders { orders, uses }
+        UseListOrders {
+            orders,
+            uses,
+            records,
+        }
     }
 
     fn order(&self, v: ValueId) -> Option<&[u32]> {
@@ -62,7 +68,11 @@ impl<'m> UseListOrders<'m> {
             e.varint(entries.len() as u64);
         }
         let keys: Vec<u32> = entries.iter().map(|&(i, _)| i).collect();
-        for key in dense_map_order(&keys) {
+        let keys = match self.records {
+            UseListRecordOrder::HashOrder => dense_map_order(&keys),
+            UseListRecordOrder::Ascending => keys,
+        };
+        for key in keys {
             let order = entries
                 .iter()
                 .find(|&&(i, _)| i == key)

@@ -5,7 +5,9 @@
 //! only as op locations may be printed after the operation ("deferred").
 
 use super::print_size;
+use rmlir_dialects::hosts::Host;
 use rmlir_format::*;
+use std::borrow::Cow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Sym {
@@ -71,13 +73,15 @@ impl PackedSym {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct NameId(u16);
 
-/// The alias names of one walk, in first-met order.
+/// The alias names of one walk, in first-met order: mostly static names
+/// (`loc`, `map`), and names a dialect derives from an attribute's content
+/// (IREE's `executable_target_<format>`).
 #[derive(Default)]
-struct Names(Vec<&'static str>);
+struct Names(Vec<Cow<'static, str>>);
 
 impl Names {
-    fn id(&mut self, name: &'static str) -> NameId {
-        let i = match self.0.iter().position(|&n| n == name) {
+    fn id(&mut self, name: Cow<'static, str>) -> NameId {
+        let i = match self.0.iter().position(|n| *n == name) {
             Some(i) => i,
             None => {
                 self.0.push(name);
@@ -87,8 +91,12 @@ impl Names {
         NameId(u16::try_from(i).expect("fewer than 2^16 alias names"))
     }
 
-    fn get(&self, id: NameId) -> &'static str {
-        self.0[id.0 as usize]
+    fn get(&self, id: NameId) -> &str {
+        &self.0[id.0 as usize]
+    }
+
+    fn get_cow(&self, id: NameId) -> Cow<'static, str> {
+        self.0[id.0 as usize].clone()
     }
 }
 
@@ -173,7 +181,7 @@ impl Aliases {
         self.index.get(sym).map(|i| &self.list[i as usize].1)
     }
 
-    pub fn name(&self, alias: &Alias) -> &'static str {
+    pub fn name(&self, alias: &Alias) -> &str {
         self.names.get(alias.name)
     }
 
@@ -223,6 +231,8 @@ struct Collector<'m> {
     index: SymTable,
     /// `op_name_has_registered_properties` by op name, decided once per name.
     registered_props: &'m [bool],
+    /// The tool whose printer is matched: its dialects' alias names.
+    host: &'static Host,
     /// A reused buffer for an op's merged attributes.
     scratch: Vec<(&'m [u8], AttrId)>,
     /// (depth, entry) of the children of the symbols being visited, one
@@ -245,10 +255,11 @@ struct Collector<'m> {
 
 /// Whether ops named `name` keep their inherent attributes in properties,
 /// which are therefore visited (mlir-opt's `getAttrs()` merges them in).
-/// Decided by the op's dialect being registered in mlir-opt 22.
-fn op_name_has_registered_properties(name: &[u8]) -> bool {
+/// Decided by the op's dialect being registered in the printing tool
+/// (`host`; SPEC.md §7.4).
+fn op_name_has_registered_properties(name: &[u8], host: &Host) -> bool {
     let dialect = name.split(|&c| c == b'.').next().unwrap_or(b"");
-    std::str::from_utf8(dialect).is_ok_and(rmlir_dialects::mlir_opt::is_registered_dialect)
+    std::str::from_utf8(dialect).is_ok_and(|d| host.registers(d))
 }
 
 impl Aliases {
@@ -261,15 +272,19 @@ impl Aliases {
     pub fn compute_beside<R: Send>(
         m: &Module,
         top: OpId,
+        host: &'static Host,
         force_split: bool,
         beside: impl FnOnce() -> R + Send,
     ) -> (Aliases, R) {
         let registered_props: Vec<bool> = (0..m.op_names.len())
             .map(|i| {
-                op_name_has_registered_properties(m.op_names.get(rmlir_format::OpNameId(i as u32)))
+                op_name_has_registered_properties(
+                    m.op_names.get(rmlir_format::OpNameId(i as u32)),
+                    host,
+                )
             })
             .collect();
-        let runs = Collector::walk(m, top, &registered_props, force_split);
+        let runs = Collector::walk(m, top, &registered_props, host, force_split);
         rayon::join(|| Self::from_runs(runs), beside)
     }
 
@@ -343,9 +358,10 @@ impl Aliases {
 }
 
 impl<'m> Collector<'m> {
-    fn new(m: &'m Module, registered_props: &'m [bool]) -> Self {
+    fn new(m: &'m Module, registered_props: &'m [bool], host: &'static Host) -> Self {
         Collector {
             m,
+            host,
             entries: Vec::new(),
             index: SymTable::new(m),
             registered_props,
@@ -368,8 +384,14 @@ impl<'m> Collector<'m> {
     /// the order the run met them, exactly where a single walk would have
     /// put them, and a symbol is deferrable only if it is in every run
     /// that met it. Depths and children do not depend on the walk.
-    fn walk(m: &'m Module, top: OpId, registered_props: &'m [bool], force_split: bool) -> Runs<'m> {
-        let mut c = Collector::new(m, registered_props);
+    fn walk(
+        m: &'m Module,
+        top: OpId,
+        registered_props: &'m [bool],
+        host: &'static Host,
+        force_split: bool,
+    ) -> Runs<'m> {
+        let mut c = Collector::new(m, registered_props, host);
         let o = m.op(top);
         let threads = if force_split {
             rayon::current_num_threads().max(2)
@@ -415,7 +437,7 @@ impl<'m> Collector<'m> {
                 ops[per..]
                     .par_chunks(per)
                     .map(|run| {
-                        let mut k = Collector::new(m, registered_props);
+                        let mut k = Collector::new(m, registered_props, host);
                         k.nesting = 1;
                         for &op in run {
                             k.visit_op(op);
@@ -448,7 +470,7 @@ impl<'m> Collector<'m> {
                     self.sizes.push(k.sizes[to_here.len()]);
                     self.entries.push(Entry {
                         sym: e.sym,
-                        alias: alias_field(e.alias().map(|n| self.names.id(k.names.get(n)))),
+                        alias: alias_field(e.alias().map(|n| self.names.id(k.names.get_cow(n)))),
                         depth: e.depth,
                         can_be_deferred: e.can_be_deferred,
                         children: e.children,
@@ -595,7 +617,12 @@ impl<'m> Collector<'m> {
         }
     }
 
-    fn insert(&mut self, sym: Sym, alias: Option<&'static str>, can_be_deferred: bool) -> usize {
+    fn insert(
+        &mut self,
+        sym: Sym,
+        alias: Option<Cow<'static, str>>,
+        can_be_deferred: bool,
+    ) -> usize {
         let i = self.entries.len();
         let alias = alias.map(|n| self.names.id(n));
         self.sizes.push(0);
@@ -669,7 +696,7 @@ impl<'m> Collector<'m> {
         }
         let m = self.m;
         let data = m.ctx.attr(a);
-        let alias = attr_alias_name(m, data);
+        let alias = attr_alias_name(m, data, self.host);
         let i = self.insert(Sym::Attr(a), alias, cbd);
         let mark = self.stack.len();
         let mut visit_type_after = None;
@@ -745,7 +772,7 @@ impl<'m> Collector<'m> {
         let m = self.m;
         let data = m.ctx.ty(t);
         let alias = match data {
-            TypeData::Tuple(elems) if elems.len() > 16 => Some("tuple"),
+            TypeData::Tuple(elems) if elems.len() > 16 => Some(Cow::Borrowed("tuple")),
             _ => None,
         };
         let i = self.insert(Sym::Type(t), alias, cbd);
@@ -851,21 +878,19 @@ fn stable_sort_by_rank<I: Iterator<Item = u32>>(
     out
 }
 
-fn attr_alias_name(m: &Module, data: &AttrData) -> Option<&'static str> {
+fn attr_alias_name(m: &Module, data: &AttrData, host: &Host) -> Option<Cow<'static, str>> {
     match data {
-        AttrData::AffineMap(_) => Some("map"),
-        AttrData::IntegerSet(_) => Some("set"),
-        d if d.is_location() => Some("loc"),
+        AttrData::AffineMap(_) => Some(Cow::Borrowed("map")),
+        AttrData::IntegerSet(_) => Some(Cow::Borrowed("set")),
+        d if d.is_location() => Some(Cow::Borrowed("loc")),
         AttrData::Distinct { referenced, .. } => {
             if matches!(m.ctx.attr(*referenced), AttrData::Unit) {
                 None
             } else {
-                Some("distinct")
+                Some(Cow::Borrowed("distinct"))
             }
         }
-        AttrData::Dialect { body, .. } => {
-            rmlir_dialects::mlir_opt::attr_alias(&body.dialect, body.mnemonic())
-        }
+        AttrData::Dialect { body, .. } => host.alias_of(&m.ctx, body),
         _ => None,
     }
 }

@@ -31,6 +31,10 @@ pub struct PrintOptions {
     /// error holding an [`OutputTooLarge`]; [`try_print_module`] returns it.
     /// `None` (the default) checks nothing.
     pub max_output_bytes: Option<u64>,
+    /// The tool whose print is matched (SPEC.md §7.4): which dialects it
+    /// registers and the alias names its dialects give. `None` is mlir-opt
+    /// 22.
+    pub host: Option<&'static rmlir_dialects::hosts::Host>,
 }
 
 /// Top-level ops printed by one task of the parallel printer.
@@ -117,7 +121,9 @@ fn print_impl<'a>(
         let (size, beside) = rayon::join(|| check(&none), walks_beside);
         (none, beside, size)
     } else {
-        let (aliases, beside) = Aliases::compute_beside(m, top, opts.force_parallel, walks_beside);
+        let host = opts.host.unwrap_or(&rmlir_dialects::hosts::MLIR_OPT_22);
+        let (aliases, beside) =
+            Aliases::compute_beside(m, top, host, opts.force_parallel, walks_beside);
         let size = check(&aliases);
         (aliases, beside, size)
     };

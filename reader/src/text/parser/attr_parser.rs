@@ -733,9 +733,7 @@ impl<'a> Parser<'a> {
         end: usize,
         is_attr: bool,
     ) -> Result<DialectSymbol> {
-        if !rmlir_dialects::mlir_opt::is_registered_dialect(dialect)
-            && !self.hook(dialect).is_some_and(|h| h.parses_bodies())
-        {
+        if !self.host.registers(dialect) && !self.hook(dialect).is_some_and(|h| h.parses_bodies()) {
             return Ok(DialectSymbol::Opaque(self.src[start..end].into()));
         }
         let mnemonic_end = (start..end)

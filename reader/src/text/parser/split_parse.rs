@@ -121,7 +121,14 @@ pub fn parse_module_split_at<'a>(
     release: Option<&'a (dyn Fn(std::ops::Range<usize>) + Sync)>,
     first_share: f64,
 ) -> (Result<Module>, SplitReport) {
-    let (mut r, report) = parse_split(src, file_name, limits, None, release, first_share);
+    let (mut r, report) = parse_split(
+        src,
+        file_name,
+        limits,
+        (None, &rmlir_dialects::hosts::MLIR_OPT_22),
+        release,
+        first_share,
+    );
     if let Ok(m) = &mut r {
         m.settle_use_list_orders();
     }
@@ -134,7 +141,7 @@ pub(super) fn parse_split<'a>(
     src: &'a [u8],
     file_name: &'a str,
     limits: Limits,
-    dialects: Option<&'a DialectRegistry>,
+    (dialects, host): (Option<&'a DialectRegistry>, &'static Host),
     release: Option<&'a (dyn Fn(std::ops::Range<usize>) + Sync)>,
     first_share: f64,
 ) -> (Result<Module>, SplitReport) {
@@ -142,6 +149,7 @@ pub(super) fn parse_split<'a>(
     if let Some(plan) = crate::text::split_plan::find(src, first_share) {
         let mut p = Parser::new(src, file_name, limits);
         p.dialects = dialects;
+        p.set_host(host);
         p.release = release.map(|f| Release::new(f, 0));
         p.split_plan = Some(plan);
         p.split_at = plan.op_start;
@@ -156,6 +164,7 @@ pub(super) fn parse_split<'a>(
     }
     let mut p = Parser::new(src, file_name, limits);
     p.dialects = dialects;
+    p.set_host(host);
     // A parse again releases again: what was released faults back in.
     p.release = release.map(|f| Release::new(f, 0));
     let r = p.parse_top_level().map(|()| p.m);
@@ -191,6 +200,7 @@ struct Seed<'a> {
     file: &'a str,
     limits: Limits,
     dialects: Option<&'a DialectRegistry>,
+    host: &'static Host,
     plan: SplitPlan,
     ctx: Context,
     attr_aliases: AliasTable<'a>,
@@ -213,6 +223,7 @@ impl<'a> Parser<'a> {
             file: self.file,
             limits: self.limits,
             dialects: self.dialects,
+            host: self.host,
             plan,
             ctx: Context::fork(&base),
             attr_aliases: self.attr_aliases.clone(),
@@ -392,6 +403,7 @@ impl<'a> Seed<'a> {
         let plan = self.plan;
         let mut p = Parser::new_with_context(self.src, self.file, self.limits, self.ctx);
         p.dialects = self.dialects;
+        p.set_host(self.host);
         p.attr_aliases = self.attr_aliases;
         p.type_aliases = self.type_aliases;
         p.file_names = self.file_names;
