@@ -39,11 +39,44 @@ pub struct Info<'a> {
     /// Top-level ops whose isolated bodies (functions, …) were stepped
     /// over undecoded.
     pub region_bodies_pending: usize,
+    /// What could not be decoded because no layout or encoding we have
+    /// knows it (SPEC.md §8.6); the rest of the report stands.
+    pub not_decoded: NotDecoded,
     /// The top-level ops, their names borrowed from the op name table and
     /// the mapped file (a module lists tens of thousands, SPEC.md §6.7.5).
     /// Written last, and not by serde ([`write_json`]).
     #[serde(skip)]
     pub top_level: Vec<TopLevelOp<'a>>,
+}
+
+/// What `info` read past (SPEC.md §8.6).
+#[derive(Serialize, Default)]
+pub struct NotDecoded {
+    /// Registered ops whose properties layout we do not have, with how
+    /// many of them sit at the top level (`info` reads no nested op).
+    pub ops_without_layouts: Vec<OpCount>,
+    /// Dialects whose custom attribute and type encodings we do not have,
+    /// with the number of such entries in the table.
+    pub dialects_without_encodings: Vec<DialectEntries>,
+}
+
+#[derive(Serialize)]
+pub struct OpCount {
+    pub op: String,
+    pub at_top_level: usize,
+}
+
+#[derive(Serialize)]
+pub struct DialectEntries {
+    pub dialect: String,
+    pub attributes: usize,
+    pub types: usize,
+}
+
+impl NotDecoded {
+    fn is_empty(&self) -> bool {
+        self.ops_without_layouts.is_empty() && self.dialects_without_encodings.is_empty()
+    }
 }
 
 #[derive(Serialize)]
@@ -80,9 +113,12 @@ pub fn collect(input: &Input, layouts: Layouts) -> Result<Info<'_>, String> {
     let mut release = input.range_releaser();
     let (r, top_level) = BytecodeReader::open_listing(
         &input.bytes,
-        &layouts
-            .with_terms_of((*input.bytes).as_ref())
-            .read_options(),
+        &rmlir_reader::ReadOptions {
+            skip_unknown: true,
+            ..layouts
+                .with_terms_of((*input.bytes).as_ref())
+                .read_options()
+        },
         &mut release,
     )
     .map_err(|e| format!("{}: {e}", input.name))?;
@@ -114,6 +150,25 @@ pub fn collect(input: &Input, layouts: Layouts) -> Result<Info<'_>, String> {
         }
     }
     let (attributes, types) = r.num_attrs_types();
+    let not_decoded = NotDecoded {
+        ops_without_layouts: r
+            .ops_without_layouts()
+            .into_iter()
+            .map(|name| OpCount {
+                op: lossy(name),
+                at_top_level: r.undecoded().properties.get(name).copied().unwrap_or(0),
+            })
+            .collect(),
+        dialects_without_encodings: r
+            .entries_without_encodings()
+            .into_iter()
+            .map(|(d, (attributes, types))| DialectEntries {
+                dialect: lossy(&d),
+                attributes,
+                types,
+            })
+            .collect(),
+    };
     let info = Info {
         version: r.version(),
         producer: lossy(r.producer()),
@@ -151,6 +206,7 @@ pub fn collect(input: &Input, layouts: Layouts) -> Result<Info<'_>, String> {
         region_bodies_decoded: r.stats().lazy_bodies_decoded,
         nested_bodies_decoded: r.stats().lazy_bodies_decoded,
         region_bodies_pending,
+        not_decoded,
         top_level,
     };
     crate::exit_without_freeing(r);
@@ -232,6 +288,36 @@ pub fn render_text(i: &Info) -> String {
             );
         }
     }
+    let nd = &i.not_decoded;
+    if nd.is_empty() {
+        let _ = writeln!(s, "decoded: everything info reads");
+    } else {
+        let _ = writeln!(
+            s,
+            "not decoded (no layouts or encodings we have know them; the rest of the file is well-formed as far as info reads it):"
+        );
+        if !nd.ops_without_layouts.is_empty() {
+            let _ = writeln!(
+                s,
+                "  operations whose properties layout we do not have ({}):",
+                nd.ops_without_layouts.len()
+            );
+        }
+        for o in &nd.ops_without_layouts {
+            let _ = writeln!(s, "    {} ({} at the top level)", o.op, o.at_top_level);
+        }
+        for d in &nd.dialects_without_encodings {
+            let _ = writeln!(
+                s,
+                "  custom entries of dialect {}: {} attributes, {} types",
+                d.dialect, d.attributes, d.types
+            );
+        }
+        let _ = writeln!(
+            s,
+            "  (op layouts made from the dialect's ODS, given with --op-layouts FILE, decode properties: README, \"Bring your own dialect\")"
+        );
+    }
     let _ = writeln!(
         s,
         "top-level operations ({}; {} region bodies decoded, {} stepped over):",
@@ -244,6 +330,12 @@ pub fn render_text(i: &Info) -> String {
         match &t.symbol {
             Some(sym) => {
                 let _ = writeln!(s, "  {op} @{}", String::from_utf8_lossy(sym));
+            }
+            None if nd.ops_without_layouts.iter().any(|o| o.op == op) => {
+                let _ = writeln!(
+                    s,
+                    "  {op} (symbol not known: its properties were not decoded)"
+                );
             }
             None => {
                 let _ = writeln!(s, "  {op}");

@@ -26,6 +26,8 @@ pub struct Loaded {
     pub header: Option<BytecodeHeader>,
     /// Lazily loaded region groups that were materialized.
     pub bodies_materialized: usize,
+    /// What [`load_for_checking`] read past.
+    pub undecoded: rmlir_reader::Undecoded,
 }
 
 /// Parses `--layouts`: `auto` (from the producer string) or a release we
@@ -93,6 +95,26 @@ impl Layouts {
 
 /// Reads the whole module, materializing every lazily loaded region.
 pub fn load(inp: &Input, layouts: Layouts, progress: &mut Progress) -> Result<Loaded, String> {
+    load_with(inp, layouts, false, progress)
+}
+
+/// [`load`] for checking the structure (`verify`): what no layout or
+/// encoding we have decodes is read past and counted in
+/// [`Loaded::undecoded`] (`ReadOptions::skip_unknown`).
+pub fn load_for_checking(
+    inp: &Input,
+    layouts: Layouts,
+    progress: &mut Progress,
+) -> Result<Loaded, String> {
+    load_with(inp, layouts, true, progress)
+}
+
+fn load_with(
+    inp: &Input,
+    layouts: Layouts,
+    skip_unknown: bool,
+    progress: &mut Progress,
+) -> Result<Loaded, String> {
     if !inp.is_bytecode() {
         progress.phase("parsing text");
         let module = rmlir_reader::parse_module_in_release(
@@ -109,12 +131,16 @@ pub fn load(inp: &Input, layouts: Layouts, progress: &mut Progress) -> Result<Lo
             host: layouts.terms.unwrap_or(&hosts::MLIR_OPT_22),
             header: None,
             bodies_materialized: 0,
+            undecoded: Default::default(),
         });
     }
     let at = |e: rmlir_reader::Error| format!("{}: {e}", inp.name);
     let layouts = layouts.with_terms_of((*inp.bytes).as_ref());
-    let mut r = BytecodeReader::open_shared_with_options(&inp.bytes, &layouts.read_options())
-        .map_err(at)?;
+    let opts = rmlir_reader::ReadOptions {
+        skip_unknown,
+        ..layouts.read_options()
+    };
+    let mut r = BytecodeReader::open_shared_with_options(&inp.bytes, &opts).map_err(at)?;
     let header = BytecodeHeader {
         version: r.version(),
         producer: String::from_utf8_lossy(r.producer()).into_owned(),
@@ -122,11 +148,13 @@ pub fn load(inp: &Input, layouts: Layouts, progress: &mut Progress) -> Result<Lo
     };
     materialize_all(&mut r, progress).map_err(at)?;
     let bodies_materialized = r.stats().lazy_bodies_decoded;
+    let undecoded = r.undecoded().clone();
     Ok(Loaded {
         host: layouts.terms.unwrap_or(&hosts::MLIR_OPT_22),
         module: r.into_module(),
         header: Some(header),
         bodies_materialized,
+        undecoded,
     })
 }
 

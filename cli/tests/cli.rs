@@ -1124,3 +1124,96 @@ fn encode_for_iree_takes_its_producer_and_builtin_encodings() {
         stderr(&out)
     );
 }
+
+/// A dialect we have neither layouts nor encodings for (SPEC.md §8.6),
+/// made from our own bytecode by renaming a dialect we know (`stablehlo`
+/// → `stablehlz`): `info` and `verify` report everything else and exit 0,
+/// listing what they could not decode; `decode` refuses, naming the way
+/// out.
+#[test]
+fn info_and_verify_read_past_an_unknown_dialect() {
+    let dir = tmpdir("unknown-dialect");
+    let text = dir.join("m.mlir");
+    std::fs::write(
+        &text,
+        r#""builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "f"}> ({
+  ^bb0(%a: tensor<4xf32>):
+    %0 = "stablehlo.add"(%a, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %1 = "stablehlo.transpose"(%0) <{permutation = array<i64: 0>}> : (tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%1) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+  "stablehlo.custom_call"() <{call_target_name = "g", called_computations = [], api_version = 1 : i32, backend_config = "", has_side_effect = false, operand_layouts = [], result_layouts = []}> {t = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>} : () -> ()
+}) : () -> ()
+"#,
+    )
+    .unwrap();
+    let known = dir.join("known.mlirbc");
+    ok(&run(&[
+        "encode",
+        text.to_str().unwrap(),
+        "-o",
+        known.to_str().unwrap(),
+    ]));
+    let bytes = std::fs::read(&known).unwrap();
+    let at = bytes
+        .windows(10)
+        .position(|w| w == b"stablehlo\0")
+        .expect("the dialect name is in the string section");
+    assert_eq!(bytes.windows(9).filter(|w| *w == b"stablehlo").count(), 1);
+    let mut renamed = bytes.clone();
+    renamed[at + 8] = b'z';
+    let unknown = dir.join("unknown.mlirbc");
+    std::fs::write(&unknown, &renamed).unwrap();
+    let f = unknown.to_str().unwrap();
+
+    let out = ok(&run(&["info", f])).stdout.clone();
+    let out = String::from_utf8(out).unwrap();
+    for line in [
+        "not decoded (no layouts or encodings we have know them; the rest of the file is well-formed as far as info reads it):",
+        // `add` has no properties, but without its layout we cannot tell.
+        "  operations whose properties layout we do not have (3):",
+        "    stablehlz.custom_call (1 at the top level)",
+        "    stablehlz.add (0 at the top level)",
+        "    stablehlz.transpose (0 at the top level)",
+        "  custom entries of dialect stablehlz: 1 attributes, 0 types",
+        "  func.func @f",
+        "  stablehlz.custom_call (symbol not known: its properties were not decoded)",
+    ] {
+        assert!(out.lines().any(|l| l == line), "no line {line:?} in:\n{out}");
+    }
+    let json = ok(&run(&["info", "--json", f])).stdout.clone();
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    assert_eq!(
+        v["not_decoded"]["ops_without_layouts"][0]["op"],
+        "stablehlz.custom_call"
+    );
+    assert_eq!(
+        v["not_decoded"]["dialects_without_encodings"][0]["attributes"],
+        1
+    );
+    // The known file: nothing left out.
+    let out =
+        String::from_utf8(ok(&run(&["info", known.to_str().unwrap()])).stdout.clone()).unwrap();
+    assert!(
+        out.lines().any(|l| l == "decoded: everything info reads"),
+        "{out}"
+    );
+
+    let out = ok(&run(&["verify", f])).stdout.clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains(": valid: bytecode v6"), "{out}");
+    assert!(
+        out.contains("not checked: the properties of 2 operations (stablehlz.custom_call, stablehlz.transpose: no op layouts we have)"),
+        "{out}"
+    );
+    // `decode` meets the attribute first.
+    let out = run(&["decode", f]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("dialect 'stablehlz' does not implement the bytecode interface")
+            && stderr(&out).contains("`info` and `verify` read the rest of the file"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -12,8 +12,8 @@
 //! attribute) is far beyond it.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use rmlir_writer::{try_print_module, PrintOptions};
 use rmlir_tests::counting_alloc::{peak_growth, start, Counting};
+use rmlir_writer::{try_print_module, PrintOptions};
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
@@ -74,7 +74,11 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         if let Ok(bc) = rmlir_writer::write_bytecode(&m, &Default::default()) {
-            assert!(bc.len() as u64 <= limit, "wrote {} bytes of bytecode", bc.len());
+            assert!(
+                bc.len() as u64 <= limit,
+                "wrote {} bytes of bytecode",
+                bc.len()
+            );
             largest_output = largest_output.max(bc.len());
         }
     }

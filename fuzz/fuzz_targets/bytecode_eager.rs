@@ -37,14 +37,20 @@ fuzz_target!(|data: &[u8]| {
         .and_then(|mut r| {
             r.reserve_for_full_read();
             r.materialize_all()?;
-            Ok(rmlir_writer::print_module(&r.into_module(), Default::default()))
+            Ok(rmlir_writer::print_module(
+                &r.into_module(),
+                Default::default(),
+            ))
         })
         .map_err(|e| e.to_string());
     let parts = rmlir_reader::BytecodeReader::open_with_options(data, &opts)
         .and_then(|mut r| {
             r.reserve_for_full_read_on(2);
             r.materialize_all_in_parts(2)?;
-            Ok(rmlir_writer::print_module(&r.into_module(), Default::default()))
+            Ok(rmlir_writer::print_module(
+                &r.into_module(),
+                Default::default(),
+            ))
         })
         .map_err(|e| e.to_string());
     // The nesting limit counts entries decoded by one chain of uses, and an

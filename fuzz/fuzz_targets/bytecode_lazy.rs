@@ -1,7 +1,8 @@
 //! Lazy reading: open, list the top-level ops as `info` does (the scan),
 //! then materialize the pending regions one by one (the order
 //! `BytecodeReader::pending` gives, newest last), as lazy clients do.
-//! `Ok` or a clean error, never a panic; a scan that succeeds on a file
+//! Also read past unknown dialects as `info` and `verify` do. `Ok` or a
+//! clean error, never a panic; a scan that succeeds on a file
 //! whose module body then decodes lists the same ops; opening and listing
 //! in one (`open_listing`, which skims the body before the attribute
 //! table is read) gives what opening, then scanning, gives.
@@ -13,7 +14,13 @@ type Listing = Vec<(Vec<u8>, Option<Vec<u8>>, bool)>;
 
 fn listing(l: Vec<TopLevelOp<'_>>) -> Listing {
     l.into_iter()
-        .map(|t| (t.name.to_vec(), t.symbol.map(|s| s.into_owned()), t.lazy_body))
+        .map(|t| {
+            (
+                t.name.to_vec(),
+                t.symbol.map(|s| s.into_owned()),
+                t.lazy_body,
+            )
+        })
         .collect()
 }
 
@@ -26,6 +33,19 @@ fuzz_target!(|data: &[u8]| {
         .and_then(|mut r| r.scan_top_level(&mut |_, _| {}).map(listing))
         .map_err(|e| e.to_string());
     assert_eq!(opened, scanned, "open_listing and open + scan differ");
+    // As `info` and `verify` read past what no layout or encoding we have
+    // decodes (SPEC.md §8.6): `Ok` or a clean error too.
+    let skipping = rmlir_reader::ReadOptions {
+        skip_unknown: true,
+        ..Default::default()
+    };
+    if let Ok((r, _)) = BytecodeReader::open_listing(&owner, &skipping, &mut |_, _| {}) {
+        let _ = (
+            r.ops_without_layouts().len(),
+            r.entries_without_encodings().len(),
+        );
+    }
+    let _ = rmlir_reader::read_bytecode_with_options(data, &skipping);
     let Ok(mut r) = BytecodeReader::open(data) else {
         return;
     };

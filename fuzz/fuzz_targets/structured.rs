@@ -17,7 +17,11 @@ fn round_trip(m: &Module, first: &str) -> Option<(Module, String)> {
     // same bytes.
     let dialects = rmlir_dialects::upstream();
     let two = rmlir_writer::write_bytecode_on_threads(m, &Default::default(), dialects, true);
-    assert_eq!(two.ok().as_ref(), Some(&bc), "the two-thread write differs\nmodule:\n{first}");
+    assert_eq!(
+        two.ok().as_ref(),
+        Some(&bc),
+        "the two-thread write differs\nmodule:\n{first}"
+    );
     let back = match rmlir_reader::read_bytecode(&bc) {
         Ok(b) => b,
         Err(e) => panic!("our own bytecode does not read back: {e}\nmodule:\n{first}"),

@@ -24,5 +24,8 @@ fuzz_target!(|data: &[u8]| {
         0.5,
     );
     let split = split.map(|m| outputs(&m)).map_err(|e| e.to_string());
-    assert!(plain == split, "the split parse differs from the one-thread parse");
+    assert!(
+        plain == split,
+        "the split parse differs from the one-thread parse"
+    );
 });

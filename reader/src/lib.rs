@@ -20,5 +20,5 @@ pub mod zstd_input;
 pub use bytecode::{
     is_bytecode, producer_of, read_bytecode, read_bytecode_shared, read_bytecode_with_limits,
     read_bytecode_with_options, BytecodeReader, LayoutsChoice, ReadOptions, ReadStats, SectionInfo,
-    TopLevelOp,
+    TopLevelOp, Undecoded,
 };

@@ -5,8 +5,10 @@
 //! the first 4,096 and 256 evenly spaced ones) and a fixed, seeded set of
 //! 200 byte mutations per file must give `Ok` or a clean error, eagerly
 //! (`read_bytecode`), lazily (`BytecodeReader::open` and `materialize`
-//! one op at a time) and as `info` reads (`scan_top_level` and
-//! `open_listing`, SPEC.md §6.7.5); every error must name a section and a byte offset.
+//! one op at a time), as `info` reads (`scan_top_level` and
+//! `open_listing`, SPEC.md §6.7.5) and as `info` and `verify` read past
+//! unknown dialects (`ReadOptions::skip_unknown`, SPEC.md §8.6); every
+//! error must name a section and a byte offset.
 //!
 //! A counting global allocator measures the peak heap growth while one
 //! input is read and printed; it must stay below
@@ -43,7 +45,17 @@ fn read_both(data: &[u8]) -> Vec<rmlir_reader::Result<usize>> {
     let listed =
         rmlir_reader::BytecodeReader::open_listing(&owner, &Default::default(), &mut |_, _| {})
             .map(|(_, l)| l.len());
-    vec![eager, lazy, scanned, listed]
+    // As `info` and `verify` read (SPEC.md §8.6): past what no layout or
+    // encoding we have decodes.
+    let skipping = rmlir_reader::ReadOptions {
+        skip_unknown: true,
+        ..Default::default()
+    };
+    let info = rmlir_reader::BytecodeReader::open_listing(&owner, &skipping, &mut |_, _| {}).map(
+        |(r, l)| l.len() + r.ops_without_layouts().len() + r.entries_without_encodings().len(),
+    );
+    let verify = rmlir_reader::read_bytecode_with_options(data, &skipping).map(|m| m.ops.len());
+    vec![eager, lazy, scanned, listed, info, verify]
 }
 
 struct Sweep {

@@ -392,6 +392,17 @@ pub struct AttrTypeTable<'a> {
 }
 
 impl AttrTypeTable<'_> {
+    /// `(is a type, dialect index)` of every custom entry, attributes
+    /// first, from the table's metadata alone.
+    pub(super) fn custom_entry_dialects(&self) -> impl Iterator<Item = (bool, usize)> + '_ {
+        let attrs = self.attrs.iter().map(|e| (false, e));
+        let types = self.types.iter().map(|e| (true, e));
+        attrs
+            .chain(types)
+            .filter(|(_, (_, e))| e.custom)
+            .map(|(t, (_, e))| (t, e.dialect))
+    }
+
     /// The address ranges of the decoded-entry caches, for
     /// [`crate::prefault::populate_now`]. Addresses only.
     pub(super) fn cache_ranges(&self) -> [std::ops::Range<usize>; 3] {
@@ -765,9 +776,21 @@ impl<'a> BytecodeReader<'a> {
                     }
                     None => self.hook_attr(other, &mut r, entry.offset)?,
                 },
+                None if self.skip_unknown => {
+                    *self.undecoded.attrs.entry(other.to_vec()).or_default() += 1;
+                    return Ok(self.module.ctx.intern_attr(AttrData::Opaque(Box::new(
+                        rmlir_format::OpaqueAttr {
+                            dialect: String::from_utf8_lossy(other).as_ref().into(),
+                            data: format!("<custom entry at {:#x} not decoded>", entry.offset)
+                                .into_bytes()
+                                .into(),
+                            ty: None,
+                        },
+                    ))));
+                }
                 None => {
                     return r.err(format!(
-                    "dialect '{}' does not implement the bytecode interface (custom attribute encodings of this dialect are not supported yet)",
+                    "dialect '{}' does not implement the bytecode interface (custom attribute encodings of this dialect are not supported yet; `info` and `verify` read the rest of the file)",
                     String::from_utf8_lossy(other)
                 ))
                 }
@@ -799,9 +822,18 @@ impl<'a> BytecodeReader<'a> {
                     }
                     None => self.hook_type(other, &mut r, entry.offset)?,
                 },
+                None if self.skip_unknown => {
+                    *self.undecoded.types.entry(other.to_vec()).or_default() += 1;
+                    return Ok(self.module.ctx.intern_type(TypeData::Opaque {
+                        dialect: String::from_utf8_lossy(other).as_ref().into(),
+                        data: format!("<custom entry at {:#x} not decoded>", entry.offset)
+                            .into_bytes()
+                            .into(),
+                    }));
+                }
                 None => {
                     return r.err(format!(
-                        "dialect '{}' does not implement the bytecode interface (custom type encodings of this dialect are not supported yet)",
+                        "dialect '{}' does not implement the bytecode interface (custom type encodings of this dialect are not supported yet; `info` and `verify` read the rest of the file)",
                         String::from_utf8_lossy(other)
                     ))
                 }

@@ -621,6 +621,12 @@ impl<'a> BytecodeReader<'a> {
             Some(false) => None,
             Some(true) => match cached.layout {
                 Some(info) => Some(info),
+                None if self.skip_unknown => {
+                    // The payload must exist; its bytes are not read.
+                    self.properties.payload(idx, name, r, at)?;
+                    *self.undecoded.properties.entry(name.to_vec()).or_default() += 1;
+                    return Ok(None);
+                }
                 None => return r.err_at(at, self.unknown_layout(name)),
             },
         };
@@ -658,7 +664,7 @@ impl BytecodeReader<'_> {
             )
         } else {
             format!(
-                "no op layouts we have know dialect '{dialect}' (MLIR {}'s upstream dialects{}); a layout file made from its ODS by tools/ods-json, or `--layouts` for another MLIR release, would fit",
+                "no op layouts we have know dialect '{dialect}' (MLIR {}'s upstream dialects{}); a layout file made from its ODS by tools/ods-json, given with `--op-layouts FILE` (README, \"Bring your own dialect\"), or `--layouts` for another MLIR release, would fit; `info` and `verify` read the rest of the file",
                 self.layouts.release(),
                 out_of_tree
                     .map(|x| format!(", and {}", x.release()))

@@ -94,8 +94,36 @@ pub struct ReadOptions {
     /// `hosts::IREE_3_13` keeps an IREE file as IREE reads it, to be
     /// printed as IREE prints it or written again for IREE.
     pub host: Option<&'static Host>,
+    /// Read past what no dialect we know decodes (SPEC.md §8.6), for
+    /// `info` and `verify`, which need the structure and not the values:
+    /// a registered op whose properties layout is unknown gets no
+    /// properties (its payload is still checked to exist), and a custom
+    /// attribute or type entry of a dialect without hooks becomes an
+    /// opaque placeholder. Each is counted in
+    /// [`BytecodeReader::undecoded`]. Off by default: the module is then
+    /// complete or the read fails.
+    pub skip_unknown: bool,
     /// Nesting and count limits (SPEC.md §5.1).
     pub limits: Limits,
+}
+
+/// What a read with [`ReadOptions::skip_unknown`] left undecoded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Undecoded {
+    /// Registered ops whose properties layout is unknown: how many were
+    /// read, by op name.
+    pub properties: BTreeMap<Vec<u8>, usize>,
+    /// Custom attribute entries decoded to a placeholder, by dialect.
+    pub attrs: BTreeMap<Vec<u8>, usize>,
+    /// Custom type entries decoded to a placeholder, by dialect.
+    pub types: BTreeMap<Vec<u8>, usize>,
+}
+
+impl Undecoded {
+    /// Whether everything read was decoded.
+    pub fn is_empty(&self) -> bool {
+        self.properties.is_empty() && self.attrs.is_empty() && self.types.is_empty()
+    }
 }
 
 /// Why the reader decodes properties with the layouts it does.
@@ -129,6 +157,9 @@ pub struct BytecodeReader<'a> {
     registry: &'a OpRegistry,
     /// The tool whose terms the module is read in ([`ReadOptions::host`]).
     host: &'static Host,
+    /// [`ReadOptions::skip_unknown`], and what it skipped.
+    skip_unknown: bool,
+    undecoded: Undecoded,
     /// The layouts properties payloads are decoded with: `registry`, or an
     /// older release's (then carried over to `registry`'s, `retarget.rs`).
     layouts: &'a OpRegistry,
@@ -191,6 +222,7 @@ impl<'a> BytecodeReader<'a> {
             data,
             opts.host.map_or(OpRegistry::default_ref(), Host::ops),
             opts.host.unwrap_or(&hosts::MLIR_OPT_22),
+            opts.skip_unknown,
             opts.layouts,
             opts.out_of_tree,
             opts.dialects.unwrap_or(rmlir_dialects::upstream()),
@@ -216,6 +248,7 @@ impl<'a> BytecodeReader<'a> {
             (**owner).as_ref(),
             opts.host.map_or(OpRegistry::default_ref(), Host::ops),
             opts.host.unwrap_or(&hosts::MLIR_OPT_22),
+            opts.skip_unknown,
             opts.layouts,
             opts.out_of_tree,
             opts.dialects.unwrap_or(rmlir_dialects::upstream()),
@@ -268,6 +301,7 @@ impl<'a> BytecodeReader<'a> {
             data,
             registry,
             &hosts::MLIR_OPT_22,
+            false,
             layouts,
             None,
             hooks,
@@ -287,6 +321,7 @@ impl<'a> BytecodeReader<'a> {
         data: &'a [u8],
         registry: &'a OpRegistry,
         host: &'static Host,
+        skip_unknown: bool,
         layouts: Option<&'a OpRegistry>,
         out_of_tree: Option<fn() -> &'static OpRegistry>,
         hooks: &'a DialectRegistry,
@@ -428,6 +463,8 @@ impl<'a> BytecodeReader<'a> {
             properties,
             registry,
             host,
+            skip_unknown,
+            undecoded: Undecoded::default(),
             layouts,
             layouts_choice,
             out_of_tree,
@@ -472,6 +509,33 @@ impl<'a> BytecodeReader<'a> {
         self.producer
     }
 
+    /// What a read with [`ReadOptions::skip_unknown`] left undecoded so
+    /// far.
+    pub fn undecoded(&self) -> &Undecoded {
+        &self.undecoded
+    }
+
+    /// The custom attribute and type entries of the attribute/type table
+    /// whose dialect we have no hooks for (and which are not builtin), by
+    /// dialect: `(attributes, types)`. Read from the table's metadata, so
+    /// nothing is decoded.
+    pub fn entries_without_encodings(&self) -> BTreeMap<Vec<u8>, (usize, usize)> {
+        let mut out: BTreeMap<Vec<u8>, (usize, usize)> = BTreeMap::new();
+        for (is_type, dialect) in self.table.custom_entry_dialects() {
+            let name = self.dialects.dialects[dialect].name;
+            if name == b"builtin" || self.hook(name).is_some() {
+                continue;
+            }
+            let e = out.entry(name.to_vec()).or_default();
+            if is_type {
+                e.1 += 1;
+            } else {
+                e.0 += 1;
+            }
+        }
+        out
+    }
+
     /// The top-level sections, in id order.
     pub fn sections(&self) -> &[SectionInfo] {
         &self.sections
@@ -492,6 +556,28 @@ impl<'a> BytecodeReader<'a> {
             .op_names
             .iter()
             .map(|o| (&o.name[..], o.registered))
+    }
+
+    /// The registered op names of the op name table whose properties we
+    /// could not decode: no layout (upstream, out-of-tree or the user's)
+    /// and no properties hook knows them. Only files with properties
+    /// payloads (v5+) can have such ops.
+    pub fn ops_without_layouts(&self) -> Vec<&[u8]> {
+        if self.version < rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES {
+            return Vec::new();
+        }
+        self.dialects
+            .op_names
+            .iter()
+            .zip(&self.op_name_cache)
+            .filter(|(o, c)| {
+                o.registered == Some(true)
+                    && c.layout.is_none()
+                    && c.info.is_none()
+                    && self.hooks.properties_hook(&o.name).is_none()
+            })
+            .map(|(o, _)| &o.name[..])
+            .collect()
     }
 
     /// Each dialect's name and, when it wrote one, its version payload.

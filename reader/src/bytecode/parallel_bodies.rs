@@ -9,7 +9,7 @@
 //! result does not depend on which thread finished first.
 
 use super::ir_section::LazyRegions;
-use super::BytecodeReader;
+use super::{BytecodeReader, Undecoded};
 use crate::error::Result;
 use rmlir_format::{AttrData, Context, Fragment, Module, OpId, RegionId, TypeData};
 use std::cell::RefCell;
@@ -36,6 +36,10 @@ impl<'a> BytecodeReader<'a> {
     /// reads the pending bodies: as many as the machine has when they add
     /// up to a megabyte or more, else one.
     pub fn parallel_parts(&self) -> usize {
+        // What a read skips is counted on the reader that skips it: one.
+        if self.skip_unknown {
+            return 1;
+        }
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let bytes: usize = self.lazy.values().map(|l| l.data.remaining()).sum();
         if bytes < PARALLEL_BODIES_MIN_BYTES {
@@ -185,6 +189,8 @@ impl<'a> BytecodeReader<'a> {
             properties: self.properties.clone(),
             registry: self.registry,
             host: self.host,
+            skip_unknown: self.skip_unknown,
+            undecoded: Undecoded::default(),
             layouts: self.layouts,
             layouts_choice: self.layouts_choice,
             out_of_tree: self.out_of_tree,
