@@ -2,7 +2,8 @@
 # Builds the seed corpora of the fuzz targets from ../shared/corpus (or
 # $RMLIR_CORPUS) into fuzz/corpus/<target>/ (git-ignored):
 #   text_parser, text_roundtrip   every case's generic.mlir
-#   bytecode_eager, bytecode_lazy every case's v6.mlirbc, the real-client
+#   bytecode_eager, bytecode_lazy,
+#   verify                        every case's v6.mlirbc, the real-client
 #                                 modules, upstream's own .mlirbc tests,
 #                                 StableHLO's compatibility artifacts (VHLO)
 #                                 and fuzz/seeds/bytecode (newer builtins)
@@ -23,7 +24,7 @@ max="${SEED_MAX_BYTES:-65536}"
 [[ -d $corpus/cases ]] || { echo "seed.sh: no corpus at $corpus/cases" >&2; exit 1; }
 out="${CORPUS_OUT:-$here/corpus}"
 stride="${SEED_STRIDE:-1}"
-mkdir -p "$out"/{text_parser,text_roundtrip,bytecode_eager,bytecode_lazy,structured,amplification}
+mkdir -p "$out"/{text_parser,text_roundtrip,bytecode_eager,bytecode_lazy,verify,structured,amplification}
 
 copy() { # copy SRC NAME DIR...
   local src=$1 name=$2; shift 2
@@ -38,11 +39,11 @@ for c in "$corpus"/cases/* "$corpus"/real-client/cases/*; do
   id=$(basename "$c")
   amp=(); (( (i - 1) % (stride * 8) == 0 )) && amp=(amplification)
   if [[ -f $c/generic.mlir ]]; then copy "$c/generic.mlir" "$id.mlir" text_parser text_roundtrip "${amp[@]}"; n_text=$((n_text+1)); fi
-  if [[ -f $c/v6.mlirbc ]]; then copy "$c/v6.mlirbc" "$id.mlirbc" bytecode_eager bytecode_lazy "${amp[@]}"; n_bc=$((n_bc+1)); fi
+  if [[ -f $c/v6.mlirbc ]]; then copy "$c/v6.mlirbc" "$id.mlirbc" bytecode_eager bytecode_lazy verify "${amp[@]}"; n_bc=$((n_bc+1)); fi
 done
 if [[ -d $corpus/upstream-bytecode ]]; then
   while IFS= read -r -d '' f; do
-    copy "$f" "upstream-$(basename "$f")" bytecode_eager bytecode_lazy
+    copy "$f" "upstream-$(basename "$f")" bytecode_eager bytecode_lazy verify
     n_bc=$((n_bc+1))
   done < <(find "$corpus/upstream-bytecode" -name '*.mlirbc' -print0 | sort -z)
 fi
@@ -50,13 +51,13 @@ fi
 for f in "$corpus"/../third-party/stablehlo/compat-artifacts/*.mlir.bc; do
   [[ -f $f ]] || continue
   i=$((i+1)); (( (i - 1) % stride == 0 )) || continue
-  copy "$f" "vhlo-$(basename "$f")" bytecode_eager bytecode_lazy
+  copy "$f" "vhlo-$(basename "$f")" bytecode_eager bytecode_lazy verify
   n_bc=$((n_bc+1))
 done
 # Seeds kept with the project (fuzz/seeds/README.md).
 for f in "$here"/seeds/bytecode/*.mlirbc; do
   [[ -f $f ]] || continue
-  copy "$f" "seed-$(basename "$f")" bytecode_eager bytecode_lazy
+  copy "$f" "seed-$(basename "$f")" bytecode_eager bytecode_lazy verify
   n_bc=$((n_bc+1))
 done
 python3 - "$out/structured" <<'PY'

@@ -18,6 +18,7 @@ pub mod op_registry;
 pub mod symbol_body;
 pub mod types;
 pub mod use_lists;
+pub mod verify;
 
 pub use attrs::{
     AttrData, BodyPiece, Bytes, DialectBody, FileLineColRange, FileName, FloatBits, OpaqueAttr,
