@@ -187,6 +187,27 @@ impl<'a> Entries<'a> {
         Some(c.step(self.data, self.base, self.sizes, &self.groups))
     }
 
+    /// How many entries of each group whose dialect `wanted` marks are
+    /// custom, as `(dialect, count)`: only those groups' sizes are read.
+    fn custom_in_groups(&self, wanted: &[bool]) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for (g, &(first, dialect, pos)) in self.groups.iter().enumerate() {
+            if !wanted.get(dialect).copied().unwrap_or(false) {
+                continue;
+            }
+            let end = self.groups.get(g + 1).map_or(self.len, |n| n.0);
+            let (mut at, mut custom) = (pos, 0);
+            for _ in first..end {
+                let (v, n) = rmlir_format::bytecode::varint::read_varint(&self.sizes[at..])
+                    .expect("sizes were validated when the table was read");
+                at += n;
+                custom += (v & 1) as usize;
+            }
+            out.push((dialect, custom));
+        }
+        out
+    }
+
     /// A cursor at entry `first`, a checkpoint below the table's length.
     fn cursor_at(&self, first: usize) -> Cursor {
         let (pos, offset) = self.checkpoints.get(first / CHECKPOINT_EVERY);
@@ -392,15 +413,28 @@ pub struct AttrTypeTable<'a> {
 }
 
 impl AttrTypeTable<'_> {
-    /// `(is a type, dialect index)` of every custom entry, attributes
-    /// first, from the table's metadata alone.
-    pub(super) fn custom_entry_dialects(&self) -> impl Iterator<Item = (bool, usize)> + '_ {
-        let attrs = self.attrs.iter().map(|e| (false, e));
-        let types = self.types.iter().map(|e| (true, e));
-        attrs
-            .chain(types)
-            .filter(|(_, (_, e))| e.custom)
-            .map(|(t, (_, e))| (t, e.dialect))
+    /// For the dialects `wanted` marks, how many custom attribute and type
+    /// entries each has, from the offset section alone (the groups of
+    /// other dialects are not read).
+    pub(super) fn custom_entries_of(&self, wanted: &[bool]) -> Vec<(usize, usize, usize)> {
+        let mut out: Vec<(usize, usize, usize)> = Vec::new();
+        for (is_type, entries) in [(false, &self.attrs), (true, &self.types)] {
+            for (dialect, n) in entries.custom_in_groups(wanted) {
+                let i = match out.iter().position(|e| e.0 == dialect) {
+                    Some(i) => i,
+                    None => {
+                        out.push((dialect, 0, 0));
+                        out.len() - 1
+                    }
+                };
+                if is_type {
+                    out[i].2 += n;
+                } else {
+                    out[i].1 += n;
+                }
+            }
+        }
+        out
     }
 
     /// The address ranges of the decoded-entry caches, for

@@ -521,16 +521,24 @@ impl<'a> BytecodeReader<'a> {
     /// nothing is decoded.
     pub fn entries_without_encodings(&self) -> BTreeMap<Vec<u8>, (usize, usize)> {
         let mut out: BTreeMap<Vec<u8>, (usize, usize)> = BTreeMap::new();
-        for (is_type, dialect) in self.table.custom_entry_dialects() {
-            let name = self.dialects.dialects[dialect].name;
-            if name == b"builtin" || self.hook(name).is_some() {
-                continue;
-            }
-            let e = out.entry(name.to_vec()).or_default();
-            if is_type {
-                e.1 += 1;
-            } else {
-                e.0 += 1;
+        // Only the groups of dialects without hooks are read: a large
+        // module's table has millions of entries (SPEC.md §8.4).
+        let unknown: Vec<bool> = self
+            .dialects
+            .dialects
+            .iter()
+            .map(|d| d.name != b"builtin" && self.hook(d.name).is_none())
+            .collect();
+        if !unknown.contains(&true) {
+            return out;
+        }
+        for (dialect, attrs, types) in self.table.custom_entries_of(&unknown) {
+            if attrs + types > 0 {
+                let e = out
+                    .entry(self.dialects.dialects[dialect].name.to_vec())
+                    .or_default();
+                e.0 += attrs;
+                e.1 += types;
             }
         }
         out
