@@ -1125,9 +1125,10 @@ fn encode_for_iree_takes_its_producer_and_builtin_encodings() {
     );
 }
 
-/// A dialect we have neither layouts nor encodings for (SPEC.md §8.6),
-/// made from our own bytecode by renaming a dialect we know (`stablehlo`
-/// → `stablehlz`): `info` and `verify` report everything else and exit 0,
+/// A dialect we have neither layouts nor encodings for, and an op we do
+/// not know of a dialect we know (SPEC.md §8.6), both made from our own
+/// bytecode by renaming (`stablehlo` → `stablehlz`, `transpose` →
+/// `transposz`): `info` and `verify` report everything else and exit 0,
 /// listing what they could not decode; `decode` refuses, naming the way
 /// out.
 #[test]
@@ -1192,6 +1193,35 @@ fn info_and_verify_read_past_an_unknown_dialect() {
         v["not_decoded"]["dialects_without_encodings"][0]["attributes"],
         1
     );
+    // An op we do not know of a dialect we know (`transpose` renamed):
+    // listed the same way.
+    let at = bytes
+        .windows(10)
+        .position(|w| w == b"transpose\0")
+        .expect("the op name is in the string section");
+    let mut op_renamed = bytes.clone();
+    op_renamed[at + 8] = b'z';
+    let unknown_op = dir.join("unknown-op.mlirbc");
+    std::fs::write(&unknown_op, &op_renamed).unwrap();
+    let out = ok(&run(&["info", unknown_op.to_str().unwrap()]))
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    for line in [
+        "  operations whose properties layout we do not have (1):",
+        "    stablehlo.transposz (0 at the top level)",
+    ] {
+        assert!(
+            out.lines().any(|l| l == line),
+            "no line {line:?} in:\n{out}"
+        );
+    }
+    let out = ok(&run(&["verify", unknown_op.to_str().unwrap()]))
+        .stdout
+        .clone();
+    assert!(String::from_utf8(out).unwrap().contains(
+        "not checked: the properties of 1 operations (stablehlo.transposz: no op layouts we have)"
+    ));
     // The known file: nothing left out.
     let out =
         String::from_utf8(ok(&run(&["info", known.to_str().unwrap()])).stdout.clone()).unwrap();
