@@ -100,8 +100,13 @@ def op_classes(path):
 def main():
     args = sys.argv[1:]
     base_path = BASE
-    if args[:1] == ["--base"]:
-        base_path, args = args[1], args[2:]
+    probed_path = None
+    while args[:1] in (["--base"], ["--probed"]):
+        if args[0] == "--base":
+            base_path = args[1]
+        else:
+            probed_path = args[1]
+        args = args[2:]
     release, dialects_dir, out = args
     base = json.load(open(base_path))
     by_name = {o["name"]: o for o in base["ops"]}
@@ -109,6 +114,19 @@ def main():
     for f in sorted(os.listdir(dialects_dir)):
         if f.startswith("_") and f.endswith("_ops_gen.py"):
             classes.update(op_classes(os.path.join(dialects_dir, f)))
+    # Attributes the tool keeps in the properties of ops its wheel has no
+    # classes for, each checked against the tool by probe.py: added to the
+    # op's attributes (its class's, else MLIR 22's).
+    if probed_path:
+        for name, entry in json.load(open(probed_path))["ops"].items():
+            op = by_name.get(name)
+            if op is None:
+                sys.exit(f"{probed_path}: no op {name} in {base_path}")
+            known = dict(classes.get(name) or [
+                (f["name"], f["kind"] == "attr") for f in op["v6"] if f["kind"] in ("attr", "opt_attr")
+            ])
+            known.update(entry["attrs"])
+            classes[name] = sorted(known.items())
     changed = {}
     for name, attrs in sorted(classes.items()):
         op = by_name.get(name)
