@@ -60,7 +60,7 @@ impl Default for Target {
 impl Target {
     /// Parses `mlir-24`, `24`, `24.0.0git`, …
     pub fn parse(s: &str) -> Result<Target, String> {
-        let writable = [&hosts::MLIR_OPT_22, &hosts::JAXLIB_0_10, &hosts::IREE_3_13]
+        let writable = hosts::ALL
             .iter()
             .map(|h| format!("mlir-{} ({})", h.mlir_major, h.tool))
             .collect::<Vec<_>>()
@@ -68,8 +68,7 @@ impl Target {
         let known = OpRegistry::known_releases().join(", ");
         match OpRegistry::for_release(s) {
             Some(r) => {
-                let major = r.release().split('.').next().and_then(|m| m.parse().ok());
-                match major.and_then(Host::for_release) {
+                match r.release_major().and_then(Host::for_release) {
                     Some(h) => Ok(Target(h)),
                     None => Err(format!(
                         "cannot target MLIR {}: we write for {writable} only, the releases whose own tools check what we write (known releases for reading: {known})",

@@ -60,11 +60,12 @@ impl Host {
 
     /// The host whose MLIR release is `major`, among those we write for.
     pub fn for_release(major: u32) -> Option<&'static Host> {
-        [&MLIR_OPT_22, &JAXLIB_0_10, &IREE_3_13]
-            .into_iter()
-            .find(|h| h.mlir_major == major)
+        ALL.into_iter().find(|h| h.mlir_major == major)
     }
 }
+
+/// Every host, oldest release first.
+pub static ALL: [&Host; 3] = [&MLIR_OPT_22, &JAXLIB_0_10, &IREE_3_13];
 
 /// mlir-opt 22 (`mlir-opt --show-dialects`).
 pub static MLIR_OPT_22: Host = Host {
@@ -192,7 +193,7 @@ mod tests {
 
     #[test]
     fn lists_are_sorted_for_binary_search() {
-        for h in [&MLIR_OPT_22, &JAXLIB_0_10, &IREE_3_13] {
+        for h in ALL {
             assert!(
                 h.registered_dialects.windows(2).all(|w| w[0] < w[1]),
                 "{}",
@@ -201,7 +202,7 @@ mod tests {
         }
         assert!(IREE_3_13.registers("hal") && !MLIR_OPT_22.registers("hal"));
         assert!(Host::for_release(24).is_some_and(|h| h.tool == "IREE 3.13"));
-        for h in [&MLIR_OPT_22, &JAXLIB_0_10, &IREE_3_13] {
+        for h in ALL {
             assert!(h.ops().release().starts_with(&h.mlir_major.to_string()));
         }
     }

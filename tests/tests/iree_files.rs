@@ -73,12 +73,7 @@ fn iree_compiled_files_decode_as_iree_prints_them() {
             .expect("runs the clients' Python");
         assert!(status.success(), "{script} failed");
     }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&iree)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "mlirbc"))
-        .collect();
-    files.sort();
+    let files = rmlir_tests::mlirbc_files(&iree);
     assert!(
         files.len() >= 18,
         "make_iree.py wrote {} files",

@@ -54,12 +54,7 @@ fn run(tool: &str, tool_name: &str, python: &str) -> Tally {
         .status()
         .expect("runs the tool's Python");
     assert!(status.success(), "{} failed for {tool}", script.display());
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "mlirbc"))
-        .collect();
-    files.sort();
+    let files = rmlir_tests::mlirbc_files(&out);
     let mut t = Tally {
         exact: 0,
         alias_only: 0,
