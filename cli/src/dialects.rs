@@ -19,19 +19,48 @@ pub fn registry() -> &'static DialectRegistry {
         let mut r = rmlir_dialects::upstream().clone();
         rmlir_dialects::register_all(&mut r);
         r.register(Arc::new(versioned_dialect::VDemo));
+        add_user_encodings(&mut r);
         r
     })
 }
 
 /// The hooks of `--upstream-only`: the library's defaults and `vdemo`,
-/// without `rmlir-dialects`.
+/// without `rmlir-dialects` (but with `--dialect-encodings`).
 pub fn upstream_registry() -> &'static DialectRegistry {
     static R: OnceLock<DialectRegistry> = OnceLock::new();
     R.get_or_init(|| {
         let mut r = rmlir_dialects::upstream().clone();
         r.register(Arc::new(versioned_dialect::VDemo));
+        add_user_encodings(&mut r);
         r
     })
+}
+
+/// The dialects of `--dialect-encodings`: set once, before the registries
+/// are first built.
+static USER_ENCODINGS: OnceLock<Vec<Arc<rmlir_dialects::declared::DeclaredDialect>>> =
+    OnceLock::new();
+
+fn add_user_encodings(r: &mut DialectRegistry) {
+    for d in USER_ENCODINGS.get().into_iter().flatten() {
+        r.register(d.clone());
+    }
+}
+
+/// Loads the `--dialect-encodings` files, each made by
+/// `tools/dialect-encodings/from_td.py`. A dialect so loaded replaces the
+/// hooks we ship for a dialect of the same name. An error names the file.
+pub fn load_user_encodings(files: &[PathBuf]) -> Result<(), String> {
+    let mut loaded = Vec::with_capacity(files.len());
+    for f in files {
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| format!("{}: error: cannot read dialect encodings: {e}", f.display()))?;
+        let d = rmlir_dialects::declared::DeclaredDialect::from_json(&text)
+            .map_err(|e| format!("{}: error: not a dialect encodings file: {e}", f.display()))?;
+        loaded.push(Arc::new(d));
+    }
+    let _ = USER_ENCODINGS.set(loaded);
+    Ok(())
 }
 
 /// The op layouts of `--op-layouts`, with this crate's out-of-tree ones

@@ -315,7 +315,7 @@ pub fn render_text(i: &Info) -> String {
         }
         let _ = writeln!(
             s,
-            "  (op layouts made from the dialect's ODS, given with --op-layouts FILE, decode properties: README, \"Bring your own dialect\")"
+            "  (made from the dialect's .td files: op layouts, given with --op-layouts FILE, decode properties; encodings, given with --dialect-encodings FILE, decode custom entries: README, \"Bring your own dialect\")"
         );
     }
     let _ = writeln!(

@@ -59,6 +59,14 @@ struct Cli {
     /// the same name as one we ship is replaced.
     #[arg(long, global = true, value_name = "FILE")]
     op_layouts: Vec<PathBuf>,
+    /// Bytecode encodings of a dialect of one's own (repeatable): a JSON
+    /// file made from the dialect's `.td` files by
+    /// `tools/dialect-encodings/from_td.py` (README, "Bring your own
+    /// dialect"; SPEC.md §9.5). Its attributes and types are then read
+    /// and written in their custom encodings, and printed by their
+    /// declarative assembly formats.
+    #[arg(long, global = true, value_name = "FILE")]
+    dialect_encodings: Vec<PathBuf>,
     /// Flush each output file to disk (fsync) before renaming it into
     /// place. Without it (as mlir-opt writes), an output still appears
     /// whole or not at all, and a failed run leaves no partial file; with
@@ -274,6 +282,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
     let layouts = cli.layouts;
     dialects::load_user_layouts(&cli.op_layouts)?;
+    dialects::load_user_encodings(&cli.dialect_encodings)?;
     output::set_fsync(cli.fsync);
     input::set_max_decompressed(cli.max_decompressed_bytes);
     match cli.command {

@@ -20,9 +20,13 @@
 //! - [`stablehlo`]: StableHLO itself, as jaxlib's `write_bytecode` writes it.
 //! - [`chlo`]: StableHLO's client dialect, beside it in jaxlib's modules.
 //! - [`sdy`]: Shardy, whose sharding rules jaxlib puts on custom calls.
+//!
+//! A user's own dialect whose encodings its `.td` declares is loaded at
+//! run time from data ([`declared`], SPEC.md §9.5).
 
 mod body;
 pub mod chlo;
+pub mod declared;
 mod hlo;
 pub mod hosts;
 pub mod iree;

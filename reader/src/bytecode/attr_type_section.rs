@@ -824,7 +824,7 @@ impl<'a> BytecodeReader<'a> {
                 }
                 None => {
                     return r.err(format!(
-                    "dialect '{}' does not implement the bytecode interface (custom attribute encodings of this dialect are not supported yet; `info` and `verify` read the rest of the file)",
+                    "dialect '{}' does not implement the bytecode interface: we have no custom attribute encodings for it (encodings a dialect declares in its .td are loaded with --dialect-encodings FILE: README, \"Bring your own dialect\"; `info` and `verify` read the rest of the file)",
                     String::from_utf8_lossy(other)
                 ))
                 }
@@ -867,7 +867,7 @@ impl<'a> BytecodeReader<'a> {
                 }
                 None => {
                     return r.err(format!(
-                        "dialect '{}' does not implement the bytecode interface (custom type encodings of this dialect are not supported yet; `info` and `verify` read the rest of the file)",
+                        "dialect '{}' does not implement the bytecode interface: we have no custom type encodings for it (encodings a dialect declares in its .td are loaded with --dialect-encodings FILE: README, \"Bring your own dialect\"; `info` and `verify` read the rest of the file)",
                         String::from_utf8_lossy(other)
                     ))
                 }
