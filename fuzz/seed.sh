@@ -7,6 +7,8 @@
 #                                 modules, upstream's own .mlirbc tests,
 #                                 StableHLO's compatibility artifacts (VHLO)
 #                                 and fuzz/seeds/bytecode (newer builtins)
+#   declared_dialect              fuzz/seeds/declared, the toy dialect's
+#                                 encodings file and every 4th bytecode seed
 #   structured                    32 deterministic pseudo-random 4 KiB inputs
 #                                 (its input drives a generator)
 #   amplification                 every 8th text and bytecode seed, attribute,
@@ -24,7 +26,7 @@ max="${SEED_MAX_BYTES:-65536}"
 [[ -d $corpus/cases ]] || { echo "seed.sh: no corpus at $corpus/cases" >&2; exit 1; }
 out="${CORPUS_OUT:-$here/corpus}"
 stride="${SEED_STRIDE:-1}"
-mkdir -p "$out"/{text_parser,text_roundtrip,bytecode_eager,bytecode_lazy,verify,structured,amplification}
+mkdir -p "$out"/{text_parser,text_roundtrip,bytecode_eager,bytecode_lazy,verify,structured,amplification,declared_dialect}
 
 copy() { # copy SRC NAME DIR...
   local src=$1 name=$2; shift 2
@@ -59,6 +61,15 @@ for f in "$here"/seeds/bytecode/*.mlirbc; do
   [[ -f $f ]] || continue
   copy "$f" "seed-$(basename "$f")" bytecode_eager bytecode_lazy verify
   n_bc=$((n_bc+1))
+done
+# The toy dialect loaded from its declared encodings: its own file, its
+# encodings file, and every 4th bytecode seed (toy not registered there).
+for f in "$here"/seeds/declared/*.mlirbc "$here"/../tests/fixtures/byo/toy-encodings.json; do
+  [[ -f $f ]] && copy "$f" "seed-$(basename "$f")" declared_dialect
+done
+k=0
+for f in "$out"/bytecode_eager/*; do
+  k=$((k+1)); (( k % 4 == 0 )) && cp "$f" "$out/declared_dialect/"
 done
 python3 - "$out/structured" <<'PY'
 import random, sys

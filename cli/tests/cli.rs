@@ -1104,6 +1104,17 @@ fn own_dialect_encodings_from_td_are_loaded_at_run_time() {
         .arg(&encodings)
         .output()
         .expect("runs python3"));
+    // The copies the fuzz target `declared_dialect` embeds are current.
+    for (made, kept) in [
+        (&layouts, "toy-layouts.json"),
+        (&encodings, "toy-encodings.json"),
+    ] {
+        assert_eq!(
+            std::fs::read(made).unwrap(),
+            std::fs::read(fixtures.join(kept)).unwrap(),
+            "tests/fixtures/byo/{kept} is stale: regenerate it (README, \"Bring your own dialect\")"
+        );
+    }
     let text = concat!(
         "\"builtin.module\"() ({\n",
         "  %0 = \"x.src\"() : () -> !toy.box<f32>\n",
