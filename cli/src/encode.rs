@@ -156,6 +156,7 @@ pub fn write(
         dialect_versions: Vec::new(),
         builtin_encodings: writes.builtins.unwrap_or(writes.target.builtins()).into(),
         use_list_records: writes.target.use_list_records(),
+        mlir_major: writes.target.0.mlir_major,
     };
     let (layouts, dialects) = if writes.upstream_only {
         (writes.target.ops(), crate::dialects::upstream_registry())

@@ -7,7 +7,8 @@
 //! What reads is written back as `convert` writes it (those dialects'
 //! write hooks and layouts, SPEC.md §10.3): the writer accepts it or
 //! refuses it cleanly, and what it writes reads back to the same print,
-//! with MLIR 22's builtin encodings or the newer ones (SPEC.md §6.6.6).
+//! with MLIR 22's builtin encodings or the newer ones (SPEC.md §6.6.6),
+//! each in the terms of one of the tools of `rmlir_dialects::hosts`.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -29,7 +30,14 @@ fn options() -> rmlir_reader::ReadOptions {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let opts = options();
+    // In the terms of mlir-opt 22, jaxlib (MLIR 23) or IREE (MLIR 24), by
+    // the input's length, so that the newer releases' layouts and llvm
+    // encodings are read and written too (SPEC.md §6.6.5, §7.4).
+    let host = rmlir_dialects::hosts::ALL[data.len() % 3];
+    let opts = rmlir_reader::ReadOptions {
+        host: Some(host),
+        ..options()
+    };
     let plain = rmlir_reader::read_bytecode_with_options(data, &opts)
         .map(|m| rmlir_writer::print_module(&m, Default::default()))
         .map_err(|e| e.to_string());
@@ -67,12 +75,20 @@ fuzz_target!(|data: &[u8]| {
             } else {
                 rmlir_writer::BuiltinEncodings::Mlir22
             },
+            use_list_records: if host.mlir_major >= 23 {
+                rmlir_writer::UseListRecordOrder::Ascending
+            } else {
+                rmlir_writer::UseListRecordOrder::HashOrder
+            },
+            mlir_major: host.mlir_major,
+            // The reader takes its layouts from the producer.
+            producer: format!("MLIR{}", host.ops().release()),
             ..Default::default()
         };
         if let Ok(bc) = rmlir_writer::write_bytecode_with(
             &m,
             &write,
-            rmlir_dialects::write_layouts(),
+            rmlir_dialects::write_layouts_for(host.ops()),
             opts.dialects.expect("set above"),
         ) {
             let back = rmlir_reader::read_bytecode_with_options(&bc, &opts)

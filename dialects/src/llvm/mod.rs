@@ -5,6 +5,7 @@
 //! attribute's ODS parameters and assembly format, reads such text back
 //! into fields for the writer, and respells hand-written bodies.
 
+mod newer_kinds;
 mod text;
 
 use rmlir_format::dialect_encodings::{
@@ -25,23 +26,59 @@ impl BytecodeDialect for Llvm {
         crate::upstream_encodings::spec("llvm")
     }
 
+    /// MLIR 22's tables, with the kinds MLIR 23 and 24 changed as they
+    /// encode them from 23 on (`newer_kinds.rs`).
+    fn declared_encodings_in(&self, mlir_major: u32) -> Option<&'static DialectSpec> {
+        newer_kinds::spec_in(mlir_major)
+    }
+
+    fn attr_fields_in(
+        &self,
+        space: &mut dyn BodyInterner,
+        body: &DialectBody,
+        mlir_major: u32,
+    ) -> Option<(u64, Vec<Field>)> {
+        let (code, fields) = self.attr_fields(space, body)?;
+        Some((code, newer_kinds::from_22(space, code, fields, mlir_major)?))
+    }
+
     fn attr_from_fields(
         &self,
         ctx: &Context,
         entry: Entry<'_, '_>,
     ) -> Result<AttrData, FieldError> {
+        let look: &dyn AttrLookup = ctx;
+        let newer;
+        let mut at_newer: Option<&[usize]> = None;
+        let entry = match newer_kinds::to_22(look, entry.kind, entry.values) {
+            Some(converted) => {
+                let (kind, values, map) = converted?;
+                newer = values;
+                at_newer = Some(map);
+                Entry {
+                    kind,
+                    values: &newer,
+                }
+            }
+            None => entry,
+        };
         let class = entry.kind.class;
         let Some(spec) = text::spec_of(entry.kind.code) else {
             return Err(FieldError::entry(format!(
                 "llvm attribute {class}: no printing rules for this kind"
             )));
         };
-        let look: &dyn AttrLookup = ctx;
+        let spec = match at_newer {
+            Some(_) => newer_kinds::printing(entry.kind.code).unwrap_or(spec),
+            None => spec,
+        };
         let pieces =
             text::print(look, spec, entry.kind, entry.values).map_err(|e| match e.field {
                 Some(i) => {
                     let name = entry.kind.steps.get(i).map_or("?", |s| s.name);
-                    FieldError::field(i, format!("llvm {class}, field '{name}': {}", e.msg))
+                    // Reported at the field of the entry as written.
+                    let at = at_newer.and_then(|m| m.get(i).copied()).unwrap_or(i);
+                    FieldError::field(at, format!("llvm {class}, field '{name}': {}", e.msg))
                 }
                 None => e,
             })?;
@@ -59,7 +96,7 @@ impl BytecodeDialect for Llvm {
         space: &mut dyn BodyInterner,
         body: &DialectBody,
     ) -> Option<(u64, Vec<Field>)> {
-        text::encode(space, &body.pieces).map(|e| (e.kind.code, e.fields))
+        text::encode(space, &body.pieces, 22).map(|e| (e.kind.code, e.fields))
     }
 
     /// An llvm attribute's body is parsed into its fields and printed
@@ -72,9 +109,20 @@ impl BytecodeDialect for Llvm {
         is_attr: bool,
         pieces: &[BodyPiece],
     ) -> Option<Vec<BodyPiece>> {
+        self.respell_body_in(space, is_attr, pieces, 22)
+    }
+
+    /// As MLIR 23 and 24 print it, where they differ (`newer_kinds.rs`).
+    fn respell_body_in(
+        &self,
+        space: &mut dyn BodyInterner,
+        is_attr: bool,
+        pieces: &[BodyPiece],
+        mlir_major: u32,
+    ) -> Option<Vec<BodyPiece>> {
         if !is_attr {
             return None;
         }
-        text::canonical(space, pieces)
+        text::canonical(space, pieces, mlir_major)
     }
 }

@@ -228,7 +228,7 @@ pub struct Encoded {
 /// mnemonic first), or `None` when the body does not parse as an
 /// encodable kind (mlir-opt would then not have printed it; it stays a
 /// textual entry).
-pub fn encode(space: &mut dyn BodyInterner, pieces: &[BodyPiece]) -> Option<Encoded> {
+pub fn encode(space: &mut dyn BodyInterner, pieces: &[BodyPiece], major: u32) -> Option<Encoded> {
     let kinds = crate::upstream_encodings::spec("llvm")?.attrs;
     let Some(BodyPiece::Text(first)) = pieces.first() else {
         return None;
@@ -241,11 +241,16 @@ pub fn encode(space: &mut dyn BodyInterner, pieces: &[BodyPiece]) -> Option<Enco
         body.push(BodyPiece::Text(rest.into()));
     }
     body.extend(pieces[1..].iter().cloned());
-    let mut c = BodyCursor::new(&body);
-    let vals = llvm_params(space, spec, &mut c)?;
-    if !c.at_end() {
-        return None;
-    }
+    let read_with = |space: &mut dyn BodyInterner, spec: &AttrSpec| {
+        let mut c = BodyCursor::new(&body);
+        llvm_params(space, spec, &mut c, major).filter(|_| c.at_end())
+    };
+    // As MLIR 22 prints it, or as MLIR 23 and 24 do, leaving out the
+    // parameters they gave defaults (`newer_kinds.rs`).
+    let vals = read_with(space, spec).or_else(|| {
+        let relaxed = super::newer_kinds::printing(spec.code)?;
+        read_with(space, relaxed)
+    })?;
     // A nested attribute of the wrong class could not be read back (the
     // reader checks each against its parameter's C++ type): text instead.
     for (p, v) in spec.params.iter().zip(&vals) {
@@ -277,13 +282,22 @@ pub fn encode(space: &mut dyn BodyInterner, pieces: &[BodyPiece]) -> Option<Enco
 }
 
 /// The body mlir-opt prints for the llvm attribute with body `pieces`:
-/// what parsing it and printing it again gives (SPEC.md §2.4). `None` when
-/// it does not parse as an encodable kind.
-pub fn canonical(space: &mut dyn BodyInterner, pieces: &[BodyPiece]) -> Option<Vec<BodyPiece>> {
-    let e = encode(space, pieces)?;
+/// what parsing it and printing it again gives (SPEC.md §2.4), as MLIR
+/// release `major` prints it (`newer_kinds::printing`). `None` when it
+/// does not parse as an encodable kind.
+pub fn canonical(
+    space: &mut dyn BodyInterner,
+    pieces: &[BodyPiece],
+    major: u32,
+) -> Option<Vec<BodyPiece>> {
+    let e = encode(space, pieces, major)?;
     let values: Vec<Value<'_>> = e.fields.iter().map(Field::as_value).collect();
     let look: &dyn AttrLookup = space;
-    print(look, e.spec, e.kind, &values).ok()
+    let spec = match major {
+        ..=22 => e.spec,
+        _ => super::newer_kinds::printing(e.spec.code).unwrap_or(e.spec),
+    };
+    print(look, spec, e.kind, &values).ok()
 }
 
 /// A parameter value in the form of its read step (absent parameters take
@@ -317,6 +331,7 @@ fn llvm_params(
     space: &mut dyn BodyInterner,
     spec: &AttrSpec,
     c: &mut BodyCursor<'_>,
+    major: u32,
 ) -> Option<Vec<Option<PVal>>> {
     let mut vals: Vec<Option<PVal>> = vec![None; spec.params.len()];
     match spec.format {
@@ -333,7 +348,7 @@ fn llvm_params(
                         return None;
                     }
                     let i = (next..spec.params.len()).find(|&i| spec.params[i].name == name)?;
-                    vals[i] = Some(param(space, spec.params[i].ty, c)?);
+                    vals[i] = Some(param(space, spec.params[i].ty, c, major)?);
                     next = i + 1;
                     if c.eat(">") {
                         break;
@@ -365,7 +380,7 @@ fn llvm_params(
             }
             if c.eat("[") {
                 let p = spec.params.first()?;
-                vals[0] = Some(param(space, p.ty, c)?);
+                vals[0] = Some(param(space, p.ty, c, major)?);
                 if !c.eat("]") {
                     return None;
                 }
@@ -420,7 +435,12 @@ fn next_element(c: &mut BodyCursor<'_>) -> bool {
 }
 
 /// One parameter value of type `ty` at the cursor.
-fn param(space: &mut dyn BodyInterner, ty: ParamTy, c: &mut BodyCursor<'_>) -> Option<PVal> {
+fn param(
+    space: &mut dyn BodyInterner,
+    ty: ParamTy,
+    c: &mut BodyCursor<'_>,
+    major: u32,
+) -> Option<PVal> {
     match ty {
         ParamTy::Array(elem) => {
             let mut list = Vec::new();
@@ -428,7 +448,7 @@ fn param(space: &mut dyn BodyInterner, ty: ParamTy, c: &mut BodyCursor<'_>) -> O
                 if c.eat("<<NULL ATTRIBUTE>>") {
                     list.push(None);
                 } else {
-                    list.push(Some(single_attr(space, *elem, c)?));
+                    list.push(Some(single_attr(space, *elem, c, major)?));
                 }
                 if !next_element(c) {
                     break;
@@ -473,7 +493,7 @@ fn param(space: &mut dyn BodyInterner, ty: ParamTy, c: &mut BodyCursor<'_>) -> O
             let t = c.token()?;
             inline_attr(space, &t).map(PVal::Attr)
         }
-        _ => single_attr(space, ty, c).map(PVal::Attr),
+        _ => single_attr(space, ty, c, major).map(PVal::Attr),
     }
 }
 
@@ -483,6 +503,7 @@ fn single_attr(
     space: &mut dyn BodyInterner,
     ty: ParamTy,
     c: &mut BodyCursor<'_>,
+    major: u32,
 ) -> Option<AttrId> {
     if let Some(p) = c.piece() {
         return piece_attr(p);
@@ -520,7 +541,7 @@ fn single_attr(
     let AttrData::Dialect { body, .. } = &d else {
         return None;
     };
-    let pieces = canonical(space, &body.pieces)?;
+    let pieces = canonical(space, &body.pieces, major)?;
     Some(space.intern_attr(AttrData::Dialect {
         body: Box::new(DialectBody {
             dialect: "llvm".into(),

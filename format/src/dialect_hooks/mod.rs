@@ -198,6 +198,16 @@ pub trait BytecodeDialect: Send + Sync {
         None
     }
 
+    /// [`BytecodeDialect::declared_encodings`] as MLIR release
+    /// `mlir_major` writes them, for a dialect whose encodings changed
+    /// after MLIR 22 (llvm's `DICompileUnitAttr` in MLIR 23; SPEC.md
+    /// §6.6.5). The reader asks with the release of the tool that wrote
+    /// the file (`ReadOptions::host`).
+    fn declared_encodings_in(&self, mlir_major: u32) -> Option<&'static DialectSpec> {
+        let _ = mlir_major;
+        self.declared_encodings()
+    }
+
     /// The attribute a decoded entry of a declared encoding stands for, as
     /// the dialect's printer shows it.
     fn attr_from_fields(
@@ -240,6 +250,19 @@ pub trait BytecodeDialect: Send + Sync {
         None
     }
 
+    /// [`BytecodeDialect::attr_fields`] in the encodings of MLIR release
+    /// `mlir_major` ([`BytecodeDialect::declared_encodings_in`]), for the
+    /// writer's `WriteOptions::mlir_major`.
+    fn attr_fields_in(
+        &self,
+        space: &mut dyn BodyInterner,
+        body: &DialectBody,
+        mlir_major: u32,
+    ) -> Option<(u64, Vec<Field>)> {
+        let _ = mlir_major;
+        self.attr_fields(space, body)
+    }
+
     /// [`BytecodeDialect::attr_fields`] of a type.
     fn type_fields(
         &self,
@@ -263,6 +286,20 @@ pub trait BytecodeDialect: Send + Sync {
     ) -> Option<Vec<BodyPiece>> {
         let _ = (space, is_attr, pieces);
         None
+    }
+
+    /// [`BytecodeDialect::respell_body`] as MLIR release `mlir_major`
+    /// prints (the text parser's host, `parse_module_in_release`): llvm's
+    /// compile units leave out two defaults from MLIR 23 on.
+    fn respell_body_in(
+        &self,
+        space: &mut dyn BodyInterner,
+        is_attr: bool,
+        pieces: &[BodyPiece],
+        mlir_major: u32,
+    ) -> Option<Vec<BodyPiece>> {
+        let _ = mlir_major;
+        self.respell_body(space, is_attr, pieces)
     }
 
     /// Whether the text parser reads this dialect's attributes and types

@@ -804,7 +804,7 @@ impl<'a> BytecodeReader<'a> {
         let a = match self.dialect_name(&entry) {
             b"builtin" => self.read_builtin_attr(&mut r)?,
             other => match self.hook(other) {
-                Some(h) => match h.declared_encodings() {
+                Some(h) => match h.declared_encodings_in(self.host.mlir_major) {
                     Some(spec) => {
                         super::dialect_encodings::read_declared_attr(self, h.as_ref(), spec, &mut r)?
                     }
@@ -850,7 +850,7 @@ impl<'a> BytecodeReader<'a> {
         let t = match self.dialect_name(&entry) {
             b"builtin" => self.read_builtin_type(&mut r)?,
             other => match self.hook(other) {
-                Some(h) => match h.declared_encodings() {
+                Some(h) => match h.declared_encodings_in(self.host.mlir_major) {
                     Some(spec) => {
                         super::dialect_encodings::read_declared_type(self, h.as_ref(), spec, &mut r)?
                     }

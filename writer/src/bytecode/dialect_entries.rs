@@ -90,11 +90,12 @@ pub fn encode_declared_attr(
     hook: &dyn BytecodeDialect,
     space: &mut AttrSpace<'_>,
     d: &AttrData,
+    mlir_major: u32,
 ) -> Option<Custom> {
     let AttrData::Dialect { body, ty: None } = d else {
         return None;
     };
-    let (code, fields) = hook.attr_fields(space, body)?;
+    let (code, fields) = hook.attr_fields_in(space, body, mlir_major)?;
     Some(Custom {
         code: Some(code),
         fields,

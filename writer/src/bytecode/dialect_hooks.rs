@@ -17,6 +17,9 @@ use std::sync::Arc;
 pub struct WriteHooks<'h> {
     pub registry: &'h DialectRegistry,
     versions: HashMap<Bytes, Arc<dyn DialectVersion>>,
+    /// `WriteOptions::mlir_major`: the release whose declared encodings
+    /// are written.
+    pub mlir_major: u32,
 }
 
 impl<'h> WriteHooks<'h> {
@@ -44,7 +47,11 @@ impl<'h> WriteHooks<'h> {
             })?;
             versions.insert(dialect.as_bytes().into(), v);
         }
-        Ok(WriteHooks { registry, versions })
+        Ok(WriteHooks {
+            registry,
+            versions,
+            mlir_major: 22,
+        })
     }
 
     /// The version payload `dialect` writes, if it writes one.
@@ -112,7 +119,12 @@ impl<'h> WriteHooks<'h> {
         }
         let hook = self.registry.get(dialect)?;
         if hook.declared_encodings().is_some() {
-            return super::dialect_entries::encode_declared_attr(hook.as_ref(), space, data);
+            return super::dialect_entries::encode_declared_attr(
+                hook.as_ref(),
+                space,
+                data,
+                self.mlir_major,
+            );
         }
         if (attr.0 as usize) >= space.len() {
             return None;

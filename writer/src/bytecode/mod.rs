@@ -54,6 +54,10 @@ pub struct WriteOptions {
     /// block's arguments (SPEC.md §6.10.6): MLIR 22's hash order (the
     /// default) or MLIR 23's ascending one.
     pub use_list_records: UseListRecordOrder,
+    /// The MLIR release (major) the file is written for: a dialect
+    /// encoding that changed after MLIR 22 is written as that release
+    /// reads it (llvm's `DICompileUnitAttr`; SPEC.md §6.6.5). Default 22.
+    pub mlir_major: u32,
 }
 
 /// The order in which a range's use-list records are written (SPEC.md
@@ -93,6 +97,7 @@ impl Default for WriteOptions {
             dialect_versions: Vec::new(),
             builtin_encodings: BuiltinEncodings::Mlir22,
             use_list_records: UseListRecordOrder::HashOrder,
+            mlir_major: 22,
         }
     }
 }
@@ -413,7 +418,10 @@ fn encode_on(
     }
     let checks = || check_resources(m).and_then(|()| check_region_depth(m));
     let hooks = match dialect_hooks::WriteHooks::new(dialects, &opts.dialect_versions) {
-        Ok(h) => h,
+        Ok(mut h) => {
+            h.mlir_major = opts.mlir_major;
+            h
+        }
         Err(e) => {
             checks()?;
             return Err(e);

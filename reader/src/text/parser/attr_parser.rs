@@ -1019,7 +1019,10 @@ impl<'a> Parser<'a> {
         // A type in the spelling its dialect prints (attributes are
         // respelled whole, by `canonical_attr_body`).
         if !is_attr {
-            if let Some(c) = hook.and_then(|h| h.respell_body(&mut self.m.ctx, false, &pieces)) {
+            let major = self.host.mlir_major;
+            if let Some(c) =
+                hook.and_then(|h| h.respell_body_in(&mut self.m.ctx, false, &pieces, major))
+            {
                 pieces = c;
             }
         }
@@ -1041,7 +1044,8 @@ impl<'a> Parser<'a> {
         let Some(h) = self.hook(&body.dialect) else {
             return body;
         };
-        match h.respell_body(&mut self.m.ctx, true, &body.pieces) {
+        let major = self.host.mlir_major;
+        match h.respell_body_in(&mut self.m.ctx, true, &body.pieces, major) {
             Some(pieces) => DialectBody {
                 dialect: body.dialect,
                 pieces,
