@@ -4,16 +4,19 @@
 # (MLIR24.0.0git) in .venv-clients (tools/ods-py/gen.py), and that
 # dialects/data/ods-layouts-iree-b48a5955.json regenerates from IREE
 # b48a5955's ODS (../shared/third-party/iree, tools/ods-json) reconciled
-# with IREE 3.13's classes. MLIR 24's layouts also take the attributes
-# tools/ods-py/probed-24.json lists, checked against IREE first
-# (tools/ods-py/probe.py). Needs llvm-tblgen-22 and libmlir-22-dev too.
+# with IREE 3.13's classes. MLIR 23's and 24's layouts also take the
+# attributes tools/ods-py/probed-{23,24}.json list, checked against jaxlib
+# and IREE first (tools/ods-py/probe.py). Needs llvm-tblgen-22 and
+# libmlir-22-dev too.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 site=$(.venv-clients/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-python3 tools/ods-py/gen.py 23.0.0git "$site/jaxlib/mlir/dialects" "$tmp/23.json" > /dev/null
-.venv-clients/bin/python tools/ods-py/probe.py tools/ods-py/probed-24.json
+.venv-clients/bin/python tools/ods-py/probe.py jax tools/ods-py/probed-23.json
+python3 tools/ods-py/gen.py --probed tools/ods-py/probed-23.json 23.0.0git \
+  "$site/jaxlib/mlir/dialects" "$tmp/23.json" > /dev/null
+.venv-clients/bin/python tools/ods-py/probe.py iree tools/ods-py/probed-24.json
 python3 tools/ods-py/gen.py --probed tools/ods-py/probed-24.json 24.0.0git \
   "$site/iree/compiler/dialects" "$tmp/24.json" > /dev/null
 cmp "$tmp/23.json" format/data/ods-layouts-23.json
