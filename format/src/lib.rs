@@ -1,5 +1,7 @@
 //! rmlir-format: the in-memory IR model shared by the readers and writers
-//! (SPEC.md §2), plus float semantics and, later, wire-level primitives.
+//! (SPEC.md §2), with float semantics, the bytecode wire primitives
+//! (§6), op layouts (§7), the dialect hook traits (§9) and the structural
+//! check (§8.6).
 pub mod affine;
 pub mod append;
 pub mod attrs;

@@ -1,5 +1,5 @@
-//! rmlir-reader: MLIR's generic textual form (and, later, bytecode) into
-//! the rmlir IR (SPEC.md §3).
+//! rmlir-reader: MLIR's generic textual form (SPEC.md §3) and its bytecode
+//! (§6), eagerly or lazily from a memory map, into the rmlir IR.
 pub mod affine_parser;
 pub mod error;
 pub mod limits;

@@ -1,5 +1,5 @@
-//! rmlir-writer: the rmlir IR to MLIR's generic textual form (and, later,
-//! bytecode) (SPEC.md §4).
+//! rmlir-writer: the rmlir IR to MLIR's generic textual form (SPEC.md §4)
+//! and to its bytecode, at any version 0–6 (§6).
 pub mod bytecode;
 pub mod text;
 
