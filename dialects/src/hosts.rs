@@ -30,6 +30,46 @@ impl Host {
         self.registered_dialects.binary_search(&dialect).is_ok()
     }
 
+    /// Whether the tool reads and writes op `name` unregistered although
+    /// its release's upstream layouts describe it: an op of an upstream
+    /// dialect its context does not register (mlir-opt 22 has ODS for
+    /// `vcix` but does not load it; jaxlib registers 21 dialects). Ops the
+    /// upstream layouts do not hold (this crate's dialects, a user's) are
+    /// not affected. SPEC.md §7.4.
+    pub fn leaves_unregistered(&self, name: &[u8]) -> bool {
+        let dialect = name.split(|&b| b == b'.').next().unwrap_or_default();
+        let dialect = std::str::from_utf8(dialect).unwrap_or_default();
+        !self.registers(dialect) && self.ops().get(name).is_some()
+    }
+
+    /// `registry` without the ops [`Host::leaves_unregistered`] names, for
+    /// writing as the tool writes: built once per registry and host.
+    pub fn without_unregistered(
+        &'static self,
+        registry: &'static OpRegistry,
+    ) -> &'static OpRegistry {
+        type Built = Vec<((usize, usize), &'static OpRegistry)>;
+        static BUILT: std::sync::Mutex<Built> = std::sync::Mutex::new(Vec::new());
+        let key = (
+            registry as *const OpRegistry as usize,
+            self as *const Host as usize,
+        );
+        let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&(_, r)) = built.iter().find(|(k, _)| *k == key) {
+            return r;
+        }
+        let mut r = OpRegistry::new().with_release(registry.release().to_string());
+        for op in registry.ops() {
+            if !self.leaves_unregistered(op.name.as_bytes()) {
+                r.insert(op.clone());
+            }
+        }
+        // A few per process at most (a host per release written for).
+        let r: &'static OpRegistry = Box::leak(Box::new(r));
+        built.push((key, r));
+        r
+    }
+
     /// The alias name the tool prints `body` with (SPEC.md §4.3): none for
     /// an attribute of a dialect it does not register.
     pub fn alias_of(&self, ctx: &Context, body: &DialectBody) -> Option<Cow<'static, str>> {

@@ -370,6 +370,17 @@ impl<'a> BytecodeReader<'a> {
                             .filter(|_| e.registered != Some(false))
                             .and_then(|x| x().get(&e.name))
                     };
+                    // Without a flag (before v5), an op of an upstream
+                    // dialect the host does not register is unregistered
+                    // (SPEC.md §7.4): mlir-opt 22 keeps `vcix` ops'
+                    // attributes in their dictionaries.
+                    if e.registered.is_none() && host.leaves_unregistered(&e.name) {
+                        return OpNameCache {
+                            id: None,
+                            info: None,
+                            layout: None,
+                        };
+                    }
                     OpNameCache {
                         id: None,
                         info: registry.get(&e.name).or_else(extra),

@@ -317,6 +317,26 @@ pub(crate) fn op_info<'r>(m: &Module, registry: &'r OpRegistry, name: &[u8]) -> 
     Some(info)
 }
 
+/// `registry` without the ops of `m` that the tool of release `mlir_major`
+/// reads and writes unregistered (`Host::leaves_unregistered`: ops of an
+/// upstream dialect it does not register, such as mlir-opt 22's `vcix`),
+/// so that they are written unregistered, as that tool writes them
+/// (SPEC.md §7.4). `registry` itself when `m` has none.
+fn as_target_registers(
+    m: &Module,
+    registry: &'static OpRegistry,
+    mlir_major: u32,
+) -> &'static OpRegistry {
+    let Some(host) = rmlir_dialects::hosts::Host::for_release(mlir_major) else {
+        return registry;
+    };
+    let mut names = (0..m.op_names.len() as u32).map(|i| m.op_names.get(rmlir_format::OpNameId(i)));
+    if !names.any(|n| host.leaves_unregistered(n) && registry.get(n).is_some()) {
+        return registry;
+    }
+    host.without_unregistered(registry)
+}
+
 /// Writes `m` as MLIR bytecode, with mlir-opt 22's op layouts and the
 /// default dialect hooks.
 pub fn write_bytecode(m: &Module, opts: &WriteOptions) -> Result<Vec<u8>, WriteError> {
@@ -416,6 +436,7 @@ fn encode_on(
     if opts.producer.as_bytes().contains(&0) {
         return Err(WriteError::new("the producer string must not contain NUL"));
     }
+    let registry = as_target_registers(m, registry, opts.mlir_major);
     let checks = || check_resources(m).and_then(|()| check_region_depth(m));
     let hooks = match dialect_hooks::WriteHooks::new(dialects, &opts.dialect_versions) {
         Ok(mut h) => {
