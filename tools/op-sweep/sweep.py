@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""sweep.py - every op of our layout data through mlir-opt, one by one.
+
+The corpus holds 1,797 distinct op names; our MLIR 22 layout data describes
+2,635 ops. This sweep checks all of them (SPEC.md §7.5): for each op (the
+test dialect aside) it builds a module holding the op alone, every property
+set to a value of its kind, and then
+
+1. mlir-opt 22 parses the text and prints it generic: the expected print;
+2. `rmlir-bc encode` writes the text as bytecode at v6 and at v4;
+3. mlir-opt 22 reads each file and prints it generic, which must equal (1).
+
+Values come from the corpus: for each property, a value the corpus gives
+that property of that op, else one it gives any property of the same C++
+class (`ctype`), else a fallback for the common builtin classes. An op for
+which mlir-opt rejects the text we built (a value of the right class but
+not one its dialect accepts, or an op mlir-opt cannot build without
+operands) is reported as "no input", not as a failure of ours.
+Verification is off on both sides (`--mlir-very-unsafe-disable-verifier-on-
+parsing`): the op stands alone, without its operands, regions or results,
+and what is checked is how its properties are written and read.
+
+Usage:
+  sweep.py --rmlir BIN [--mlir-opt BIN] [--every N] [--known FILE] [--corpus DIR]
+
+  --every N   every Nth op only (CI's sample); default 1 (all)
+  --known F   a TSV of `op<TAB>version<TAB>reason` failures that are known;
+              the exit status is 1 on any failure not listed there
+Prints per-version pass counts, the ops without input by reason, and each
+failure with the first line that differs.
+"""
+import argparse
+import collections
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+LAYOUTS = os.path.join(ROOT, "format/data/ods-layouts-22.json")
+UNVERIFIED = "--mlir-very-unsafe-disable-verifier-on-parsing"
+
+# Values for builtin classes the corpus may not show for a given op.
+FALLBACK = {
+    "::mlir::IntegerAttr": "1 : i64",
+    "::mlir::StringAttr": '"s"',
+    "::mlir::UnitAttr": "unit",
+    "::mlir::BoolAttr": "true",
+    "::mlir::ArrayAttr": "[]",
+    "::mlir::DictionaryAttr": "{}",
+    "::mlir::TypeAttr": "i32",
+    "::mlir::FlatSymbolRefAttr": "@s",
+    "::mlir::SymbolRefAttr": "@s",
+    "::mlir::FloatAttr": "1.000000e+00 : f32",
+    "::mlir::Attribute": "unit",
+    "::mlir::TypedAttr": "1 : i32",
+    "::mlir::AffineMapAttr": "affine_map<(d0) -> (d0)>",
+    "::mlir::DenseI64ArrayAttr": "array<i64: 1>",
+    "::mlir::DenseI32ArrayAttr": "array<i32: 1>",
+    "::mlir::DenseI16ArrayAttr": "array<i16: 1>",
+    "::mlir::DenseI8ArrayAttr": "array<i8: 1>",
+    "::mlir::DenseBoolArrayAttr": "array<i1: true>",
+    "::mlir::DenseF32ArrayAttr": "array<f32: 1.000000e+00>",
+    "::mlir::DenseF64ArrayAttr": "array<f64: 1.000000e+00>",
+    "::mlir::DenseIntElementsAttr": "dense<1> : tensor<1xi32>",
+    "::mlir::DenseElementsAttr": "dense<1> : tensor<1xi32>",
+    "::mlir::ElementsAttr": "dense<1> : tensor<1xi32>",
+    "::mlir::DenseFPElementsAttr": "dense<1.000000e+00> : tensor<1xf32>",
+}
+
+
+def split_top(s):
+    """Top-level `, `-separated entries of a dictionary body."""
+    out, depth, cur, i = [], 0, [], 0
+    while i < len(s):
+        c = s[i]
+        if c == '"':
+            j = i + 1
+            while j < len(s) and s[j] != '"':
+                j += 2 if s[j] == "\\" else 1
+            cur.append(s[i:j + 1])
+            i = j + 1
+            continue
+        if s.startswith("->", i):
+            cur.append("->")
+            i += 2
+            continue
+        if c in "([{<":
+            depth += 1
+        elif c in ")]}>":
+            depth -= 1
+        if c == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(c)
+        i += 1
+    if "".join(cur).strip():
+        out.append("".join(cur).strip())
+    return out
+
+
+def balanced_end(s, i, open_s, close_s):
+    """Index just past the `close_s` matching the `open_s` at s[i]."""
+    depth, j = 0, i
+    while j < len(s):
+        if s[j] == '"':
+            j += 1
+            while j < len(s) and s[j] != '"':
+                j += 2 if s[j] == "\\" else 1
+            j += 1
+            continue
+        if s.startswith("->", j):
+            j += 2
+            continue
+        if s.startswith(open_s, j):
+            depth += 1
+            j += len(open_s)
+            continue
+        if s.startswith(close_s, j):
+            depth -= 1
+            j += len(close_s)
+            if depth == 0:
+                return j
+            continue
+        j += 1
+    return -1
+
+
+OP_RE = re.compile(r'"([a-z_][\w.]*)"\(')
+
+
+def harvest(corpus, layouts):
+    """(op, field) -> value and ctype -> value, from the corpus prints."""
+    by_field, by_ctype = {}, {}
+    fields = {o["name"]: {f["name"]: f for f in o.get("v6", [])} for o in layouts}
+    for path in sorted(glob.glob(os.path.join(corpus, "cases", "*", "local.mlir"))):
+        if "__test" in path.lower() or "/Test" in path:
+            continue
+        for line in open(path, errors="replace"):
+            m = OP_RE.search(line)
+            if not m or m.group(1) not in fields:
+                continue
+            end = balanced_end(line, m.end() - 1, "(", ")")
+            rest = line[end:].lstrip()
+            if rest.startswith("["):
+                e = balanced_end(rest, 0, "[", "]")
+                rest = rest[e:].lstrip()
+            if not rest.startswith("<{"):
+                continue
+            e = balanced_end(rest, 0, "<{", "}>")
+            if e < 0:
+                continue
+            for entry in split_top(rest[2:e - 2]):
+                name, _, value = entry.partition(" = ")
+                f = fields[m.group(1)].get(name.strip())
+                if f is None or not value:
+                    continue
+                by_field.setdefault((m.group(1), f["name"]), value)
+                if isinstance(f.get("kind"), str) and f["kind"] in ("attr", "opt_attr"):
+                    by_ctype.setdefault(f.get("ctype"), value)
+    return by_field, by_ctype
+
+
+def op_text(op, by_field, by_ctype):
+    """The module holding `op` with every property set, or (None, why)."""
+    entries = []
+    for f in op.get("v6", []):
+        kind = f["kind"]
+        if kind == "sparse_segments":
+            entries.append(f"{f['name']} = array<i32: {', '.join(['0'] * f['size'])}>")
+            continue
+        v = by_field.get((op["name"], f["name"]))
+        if v is None and kind in ("attr", "opt_attr"):
+            v = by_ctype.get(f.get("ctype")) or FALLBACK.get(f.get("ctype"))
+        if v is None:
+            if kind == "attr":
+                return None, f"no value of {f.get('ctype')} for ${f['name']}"
+            continue  # an optional or native property keeps its default
+        entries.append(f"{f['name']} = {v}")
+    props = f" <{{{', '.join(entries)}}}>" if entries else ""
+    return ('"builtin.module"() ({\n  "%s"()%s : () -> ()\n}) : () -> ()\n' % (op["name"], props)), None
+
+
+def run(cmd, stdin=None):
+    r = subprocess.run(cmd, input=stdin, capture_output=True)
+    return r.returncode, r.stdout, r.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rmlir", required=True)
+    ap.add_argument("--mlir-opt", default=os.environ.get("RMLIR_MLIR_OPT", "/usr/lib/llvm-22/bin/mlir-opt"))
+    ap.add_argument("--every", type=int, default=1)
+    ap.add_argument("--known")
+    ap.add_argument("--corpus", default=os.environ.get("RMLIR_CORPUS", os.path.join(ROOT, "..", "shared", "corpus")))
+    a = ap.parse_args()
+    layouts = json.load(open(LAYOUTS))["ops"]
+    ops = [o for o in layouts if o.get("ods", True) and not o["name"].startswith("test.")]
+    ops = ops[:: a.every]
+    by_field, by_ctype = harvest(a.corpus, layouts)
+    known = {}
+    if a.known:
+        for line in open(a.known):
+            if line.strip() and not line.startswith("#"):
+                op, v, why = line.rstrip("\n").split("\t", 2)
+                known[(op, v)] = why
+    opt = [a.mlir_opt, "--allow-unregistered-dialect", UNVERIFIED]
+    passed = collections.Counter()
+    no_input = collections.Counter()
+    failures, unexpected = [], []
+    tried = 0
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "op.mlir")
+        for op in ops:
+            text, why = op_text(op, by_field, by_ctype)
+            if text is None:
+                no_input[why.split(" for ")[0]] += 1
+                continue
+            open(src, "w").write(text)
+            rc, expected, err = run(opt + ["--mlir-print-op-generic", src])
+            if rc != 0:
+                no_input["mlir-opt rejects the text"] += 1
+                continue
+            tried += 1
+            for v in ("6", "4"):
+                bc = os.path.join(d, f"op.v{v}.mlirbc")
+                rc, _, err = run([a.rmlir, "encode", src, "--emit-version", v, "-o", bc])
+                if rc != 0:
+                    reason = "encode: " + err.decode(errors="replace").strip().splitlines()[-1][:200]
+                else:
+                    rc, got, err = run(opt + ["--mlir-print-op-generic", bc])
+                    if rc != 0:
+                        reason = "mlir-opt reads ours: " + err.decode(errors="replace").strip().splitlines()[0][:200]
+                    elif got != expected:
+                        exp_l, got_l = expected.decode().splitlines(), got.decode().splitlines()
+                        first = next((i for i in range(max(len(exp_l), len(got_l)))
+                                      if i >= len(exp_l) or i >= len(got_l) or exp_l[i] != got_l[i]), 0)
+                        reason = "prints %r, mlir-opt's text %r" % (
+                            got_l[first] if first < len(got_l) else "", exp_l[first] if first < len(exp_l) else "")
+                    else:
+                        passed[v] += 1
+                        continue
+                failures.append((op["name"], v, reason))
+                if (op["name"], v) not in known:
+                    unexpected.append((op["name"], v, reason))
+    print(f"ops: {len(ops)} (every {a.every}); with an input mlir-opt accepts: {tried}")
+    for v in ("6", "4"):
+        print(f"v{v}: {passed[v]}/{tried} read back by mlir-opt 22 as it prints the text")
+    for why, n in no_input.most_common():
+        print(f"  no input: {n} ({why})")
+    for op, v, reason in failures:
+        mark = "" if (op, v) in known else " [not listed]"
+        print(f"  FAIL {op} v{v}: {reason}{mark}")
+    sys.exit(1 if unexpected else 0)
+
+
+if __name__ == "__main__":
+    main()
