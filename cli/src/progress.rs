@@ -1,36 +1,45 @@
-//! A progress line on standard error for long runs, drawn only when
-//! standard error is a terminal (and not before a run has taken
-//! [`DELAY`]), so pipes, logs and scripts see nothing.
+//! A progress line on standard error for long runs (`indicatif`), drawn
+//! only when standard error is a terminal and not before a run has taken
+//! [`DELAY`], so pipes, logs, scripts and short runs see nothing.
 //!
-//! Counted work (`items`, `bytes`) draws a bar from the working thread;
-//! a phase without a measurable amount (parsing text, writing bytecode)
-//! is shown with its elapsed time by a small ticker thread, since the
-//! work itself is one call that cannot report.
+//! Counted work (`items`, `bytes`) draws a bar; a phase without a
+//! measurable amount (parsing text, writing bytecode) is one call that
+//! cannot report, so it is shown as its name and elapsed time, redrawn by
+//! `indicatif`'s ticker thread.
 
-use std::io::{IsTerminal, Write};
-use std::sync::{Arc, Mutex};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Runs shorter than this never show a bar.
 const DELAY: Duration = Duration::from_millis(400);
 /// Redraw at most this often.
 const PERIOD: Duration = Duration::from_millis(100);
-const WIDTH: usize = 30;
 
-#[derive(Default)]
-struct Shared {
-    /// The current unmeasured phase and when it started.
-    phase: Option<(String, Instant)>,
-    drawn: bool,
-    done: bool,
+const ITEMS: &str = "{msg} [{bar:30}] {percent:>3}% ({pos}/{len})";
+const BYTES: &str = "{msg} [{bar:30}] {percent:>3}% ({binary_bytes}/{binary_total_bytes})";
+const PHASE: &str = "{msg}… {elapsed}";
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    None,
+    Items,
+    Bytes,
+    Phase,
 }
 
 pub struct Progress {
     enabled: bool,
     start: Instant,
     last: Option<Instant>,
-    shared: Arc<Mutex<Shared>>,
-    ticker: Option<std::thread::JoinHandle<()>>,
+    bar: ProgressBar,
+    shape: Shape,
+    /// Whether the bar draws to standard error yet (after [`DELAY`]).
+    shown: Arc<AtomicBool>,
+    /// Shows a phase that started before [`DELAY`] once it has passed.
+    reveal: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Progress {
@@ -44,8 +53,10 @@ impl Progress {
             enabled,
             start: Instant::now(),
             last: None,
-            shared: Arc::default(),
-            ticker: None,
+            bar: ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden()),
+            shape: Shape::None,
+            shown: Arc::default(),
+            reveal: None,
         }
     }
 
@@ -65,20 +76,49 @@ impl Progress {
         true
     }
 
+    fn shape(&mut self, shape: Shape, what: &str) {
+        if self.shape != shape {
+            let template = match shape {
+                Shape::Items => ITEMS,
+                Shape::Bytes => BYTES,
+                Shape::Phase | Shape::None => PHASE,
+            };
+            let style = ProgressStyle::with_template(template)
+                .expect("the templates above are valid")
+                .progress_chars("#.");
+            self.bar.set_style(style);
+            if self.shape == Shape::Phase {
+                self.bar.disable_steady_tick();
+            }
+            self.shape = shape;
+        }
+        self.bar.set_message(what.to_string());
+    }
+
+    fn show(&mut self) {
+        if !self.shown.swap(true, Ordering::AcqRel) {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    }
+
     /// `done` of `total()` items; `total` is only evaluated when drawing.
     pub fn items(&mut self, what: &str, done: usize, total: impl FnOnce() -> usize) {
-        self.end_phase();
         if self.due() {
             let total = total().max(done);
-            self.draw(&render(what, done as u64, total as u64, ""));
+            self.shape(Shape::Items, what);
+            self.bar.set_length(total as u64);
+            self.bar.set_position(done as u64);
+            self.show();
         }
     }
 
     /// `done` of `total` bytes.
     pub fn bytes(&mut self, what: &str, done: u64, total: u64) {
-        self.end_phase();
         if self.due() {
-            self.draw(&render(what, done, total.max(done), " MiB"));
+            self.shape(Shape::Bytes, what);
+            self.bar.set_length(total.max(done));
+            self.bar.set_position(done);
+            self.show();
         }
     }
 
@@ -88,37 +128,30 @@ impl Progress {
         if !self.enabled {
             return;
         }
-        lock(&self.shared).phase = Some((what.to_string(), Instant::now()));
-        if self.ticker.is_none() {
-            let shared = Arc::clone(&self.shared);
-            let start = self.start;
-            self.ticker = Some(std::thread::spawn(move || tick(shared, start)));
+        self.shape(Shape::Phase, what);
+        self.bar.reset_elapsed();
+        self.bar.enable_steady_tick(PERIOD);
+        let wait = DELAY.saturating_sub(self.start.elapsed());
+        if wait.is_zero() {
+            self.show();
+        } else if self.reveal.is_none() && !self.shown.load(Ordering::Acquire) {
+            let (bar, shown) = (self.bar.clone(), Arc::clone(&self.shown));
+            self.reveal = Some(std::thread::spawn(move || {
+                std::thread::sleep(wait);
+                if !bar.is_finished() && !shown.swap(true, Ordering::AcqRel) {
+                    bar.set_draw_target(ProgressDrawTarget::stderr());
+                }
+            }));
         }
-    }
-
-    fn end_phase(&mut self) {
-        if self.ticker.is_some() {
-            lock(&self.shared).phase = None;
-        }
-    }
-
-    fn draw(&mut self, line: &str) {
-        draw_line(&mut lock(&self.shared), line);
     }
 
     /// Erases the bar (also done on drop), so output and diagnostics start
     /// on a clean line.
     pub fn finish(&mut self) {
-        {
-            let mut s = lock(&self.shared);
-            s.phase = None;
-            s.done = true;
-            erase(&mut s);
-        }
-        if let Some(t) = self.ticker.take() {
+        self.bar.finish_and_clear();
+        if let Some(t) = self.reveal.take() {
             let _ = t.join();
         }
-        lock(&self.shared).done = false;
     }
 }
 
@@ -128,86 +161,9 @@ impl Drop for Progress {
     }
 }
 
-fn lock(m: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn draw_line(s: &mut Shared, line: &str) {
-    let mut err = std::io::stderr().lock();
-    let _ = write!(err, "\r\x1b[2K{line}");
-    let _ = err.flush();
-    s.drawn = true;
-}
-
-fn erase(s: &mut Shared) {
-    if s.drawn {
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r\x1b[2K");
-        let _ = err.flush();
-        s.drawn = false;
-    }
-}
-
-/// The ticker thread: redraws the current phase until `finish`.
-fn tick(shared: Arc<Mutex<Shared>>, start: Instant) {
-    loop {
-        std::thread::sleep(PERIOD);
-        let mut s = lock(&shared);
-        if s.done {
-            return;
-        }
-        if start.elapsed() < DELAY {
-            continue;
-        }
-        if let Some((what, since)) = s.phase.clone() {
-            draw_line(
-                &mut s,
-                &format!("{what}… {:.1}s", since.elapsed().as_secs_f64()),
-            );
-        }
-    }
-}
-
-/// `what [#####.....]  45% (450/1000)`; byte counts are shown in MiB.
-pub fn render(what: &str, done: u64, total: u64, unit: &str) -> String {
-    let frac = if total == 0 {
-        1.0
-    } else {
-        done as f64 / total as f64
-    };
-    let filled = ((frac * WIDTH as f64) as usize).min(WIDTH);
-    let (d, t) = if unit.is_empty() {
-        (done.to_string(), total.to_string())
-    } else {
-        (
-            format!("{:.1}", done as f64 / (1u64 << 20) as f64),
-            format!("{:.1}", total as f64 / (1u64 << 20) as f64),
-        )
-    };
-    format!(
-        "{what} [{}{}] {:3.0}% ({d}/{t}{unit})",
-        "#".repeat(filled),
-        ".".repeat(WIDTH - filled),
-        frac * 100.0
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn renders_a_bar() {
-        assert_eq!(
-            render("materializing regions", 450, 1000, ""),
-            "materializing regions [#############.................]  45% (450/1000)"
-        );
-        assert_eq!(
-            render("compressing", 3 << 20, 4 << 20, " MiB"),
-            "compressing [######################........]  75% (3.0/4.0 MiB)"
-        );
-        assert!(render("x", 0, 0, "").contains("100%"));
-    }
 
     #[test]
     fn disabled_bar_draws_nothing_and_starts_no_thread() {
@@ -215,7 +171,20 @@ mod tests {
         p.start -= DELAY * 2;
         p.items("x", 1, || 2);
         p.phase("y");
-        assert!(p.ticker.is_none());
-        assert!(!lock(&p.shared).drawn);
+        assert!(p.reveal.is_none());
+        assert!(!p.shown.load(Ordering::Acquire));
+        assert!(p.bar.is_hidden());
+    }
+
+    #[test]
+    fn nothing_is_shown_before_the_delay() {
+        let mut p = Progress::new(true);
+        p.items("x", 1, || panic!("no total is computed before the delay"));
+        assert!(!p.shown.load(Ordering::Acquire));
+        p.start -= DELAY * 2;
+        p.items("x", 1, || 2);
+        assert!(p.shown.load(Ordering::Acquire));
+        assert_eq!((p.bar.position(), p.bar.length()), (1, Some(2)));
+        p.finish();
     }
 }
