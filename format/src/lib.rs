@@ -16,6 +16,7 @@ pub mod fasthash;
 pub mod float;
 pub mod id_map;
 pub mod ir;
+pub mod op_format;
 pub mod op_registry;
 pub mod symbol_body;
 pub mod types;

@@ -10,6 +10,14 @@ cd "$root"
 T="${RMLIR_THIRD_PARTY:-../shared/third-party}"
 [[ -d $T/stablehlo ]] || { echo "check.sh: no third-party sources at $T" >&2; exit 1; }
 python3 tools/ods-json/compare.py
+# The ops' custom assembly formats (SPEC.md §11) regenerate identically.
+fmt_tmp="$(mktemp)"
+python3 tools/ods-json/gen_formats_json.py --upstream-tree /usr/lib/llvm-22/include \
+  --out "$fmt_tmp" 2>/dev/null
+cmp "$fmt_tmp" format/data/op-formats-22.json \
+  || { echo "check.sh: format/data/op-formats-22.json differs from its regeneration" >&2; rm -f "$fmt_tmp"; exit 1; }
+rm -f "$fmt_tmp"
+echo "check.sh: format/data/op-formats-22.json regenerates identically"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 G=tools/ods-json/gen_layouts_json.py
