@@ -135,7 +135,7 @@ pub enum AttrData {
     },
     /// `dense<..>` of integers, index, floats or complex; `data` holds one
     /// element when `splat`, else all of them, each little-endian in
-    /// [`dense_element_bytes`] bytes (complex: real then imaginary).
+    /// the bytes [`crate::dense::element_layout`] gives (complex: real then imaginary).
     DenseIntOrFp {
         ty: TypeId,
         splat: bool,

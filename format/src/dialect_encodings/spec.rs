@@ -77,7 +77,7 @@ pub enum Format {
     DiFile,
     /// `` `<` ( `[` $operations^ `]` ) : (``)? `>` ``.
     DiExpression,
-    /// `` `` $opcode ( `(` custom<ExpressionArg>(...)^ `)` ) : (``)? ``.
+    /// ``` `` $opcode ( `(` custom<ExpressionArg>(...)^ `)` ) : (``)? ```.
     DiExpressionElem,
 }
 

@@ -47,7 +47,7 @@ impl OpSlot {
 }
 
 /// The MLIR releases whose upstream op layouts are embedded, oldest first
-/// (SPEC.md §7.2). MLIR 22 ([`DEFAULT_RELEASE`]) is what we write and the
+/// (SPEC.md §7.2). MLIR 22 (`DEFAULT_RELEASE`) is what we write and the
 /// terms of every module; a file whose producer names another release is
 /// read with that release's layouts (the nearest one we have, for a
 /// release we have none for) and carried over to MLIR 22's. 24.0.0git is

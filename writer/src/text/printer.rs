@@ -22,7 +22,7 @@ pub struct PrintOptions {
     /// Print the top-level ops, and walk them for aliases, in parallel
     /// even when the module is small (tests use it to cover the parallel
     /// paths on small cases; large modules take them anyway, see
-    /// [`PAR_MIN_OPS`]).
+    /// `PAR_MIN_OPS`).
     pub force_parallel: bool,
     /// Refuse to print a module whose text would take more than this many
     /// bytes, before printing anything (SPEC.md §5.1): shared attributes

@@ -1,6 +1,6 @@
 //! Parsing one large file of generic text on two threads (SPEC.md §3.5).
 //!
-//! [`split_plan::find`] guesses, from line starts, where the body of the
+//! [`crate::text::split_plan::find`] guesses, from line starts, where the body of the
 //! file's top-level op can be cut between two of its ops. This thread
 //! parses the file as always, with its context swapped for a fork of the
 //! context as it was at the top-level op; a second thread parses the ops
@@ -99,7 +99,7 @@ pub struct SplitReport {
     pub reparsed: bool,
 }
 
-/// Parses `src` on two threads where [`split_plan::find`] finds a split
+/// Parses `src` on two threads where [`crate::text::split_plan::find`] finds a split
 /// (whatever the file's size), else on one; an error, or a split that did
 /// not hold where it could not be declined, makes it parse again on one
 /// thread. The module is the one a one-thread parse makes, ids included.
