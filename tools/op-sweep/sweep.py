@@ -40,6 +40,9 @@ import sys
 import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(ROOT, "tools", "ods-layouts"))
+from mlir_text import split_top_level  # noqa: E402  (the shared scanner of printed text)
 LAYOUTS = os.path.join(ROOT, "format/data/ods-layouts-22.json")
 UNVERIFIED = "--mlir-very-unsafe-disable-verifier-on-parsing"
 
@@ -70,37 +73,6 @@ FALLBACK = {
     "::mlir::ElementsAttr": "dense<1> : tensor<1xi32>",
     "::mlir::DenseFPElementsAttr": "dense<1.000000e+00> : tensor<1xf32>",
 }
-
-
-def split_top(s):
-    """Top-level `, `-separated entries of a dictionary body."""
-    out, depth, cur, i = [], 0, [], 0
-    while i < len(s):
-        c = s[i]
-        if c == '"':
-            j = i + 1
-            while j < len(s) and s[j] != '"':
-                j += 2 if s[j] == "\\" else 1
-            cur.append(s[i:j + 1])
-            i = j + 1
-            continue
-        if s.startswith("->", i):
-            cur.append("->")
-            i += 2
-            continue
-        if c in "([{<":
-            depth += 1
-        elif c in ")]}>":
-            depth -= 1
-        if c == "," and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(c)
-        i += 1
-    if "".join(cur).strip():
-        out.append("".join(cur).strip())
-    return out
 
 
 def balanced_end(s, i, open_s, close_s):
@@ -154,7 +126,7 @@ def harvest(corpus, layouts):
             e = balanced_end(rest, 0, "<{", "}>")
             if e < 0:
                 continue
-            for entry in split_top(rest[2:e - 2]):
+            for entry in split_top_level(rest[2:e - 2]):
                 name, _, value = entry.partition(" = ")
                 f = fields[m.group(1)].get(name.strip())
                 if f is None or not value:

@@ -40,35 +40,27 @@ struct Newer {
     from_22: &'static [usize],
 }
 
-static COMPILE_UNIT_23: &[Step] = &[
-    step("recId", Read::OptAttr),
-    step("isRecSelf", Read::Bool),
-    step("id", Read::OptAttr),
-    step("sourceLanguage", Read::VarInt),
-    step("file", Read::OptAttr),
-    step("producer", Read::OptAttr),
-    step("isOptimized", Read::Bool),
-    step("_rawEmissionKind", Read::VarInt),
-    step("isDebugInfoForProfiling", Read::Bool),
-    step("_rawNameTableKind", Read::VarInt),
-    step("splitDebugFilename", Read::OptAttr),
-    step("importedEntities", Read::OptArrayAttr),
-];
+/// `DICompileUnitAttr`'s reads, with `sourceLanguage` read as `language`
+/// (a VarInt in MLIR 23, an optional attribute in MLIR 24).
+const fn compile_unit(language: Read) -> [Step; 12] {
+    [
+        step("recId", Read::OptAttr),
+        step("isRecSelf", Read::Bool),
+        step("id", Read::OptAttr),
+        step("sourceLanguage", language),
+        step("file", Read::OptAttr),
+        step("producer", Read::OptAttr),
+        step("isOptimized", Read::Bool),
+        step("_rawEmissionKind", Read::VarInt),
+        step("isDebugInfoForProfiling", Read::Bool),
+        step("_rawNameTableKind", Read::VarInt),
+        step("splitDebugFilename", Read::OptAttr),
+        step("importedEntities", Read::OptArrayAttr),
+    ]
+}
 
-static COMPILE_UNIT_24: &[Step] = &[
-    step("recId", Read::OptAttr),
-    step("isRecSelf", Read::Bool),
-    step("id", Read::OptAttr),
-    step("sourceLanguage", Read::OptAttr),
-    step("file", Read::OptAttr),
-    step("producer", Read::OptAttr),
-    step("isOptimized", Read::Bool),
-    step("_rawEmissionKind", Read::VarInt),
-    step("isDebugInfoForProfiling", Read::Bool),
-    step("_rawNameTableKind", Read::VarInt),
-    step("splitDebugFilename", Read::OptAttr),
-    step("importedEntities", Read::OptArrayAttr),
-];
+static COMPILE_UNIT_23: &[Step] = &compile_unit(Read::VarInt);
+static COMPILE_UNIT_24: &[Step] = &compile_unit(Read::OptAttr);
 
 static COMPOSITE_TYPE: &[Step] = &[
     step("recId", Read::OptAttr),
