@@ -102,41 +102,30 @@ const COMPILE_UNIT_FROM_22: &[usize] = &[2, 3, 4, 5, 6, 7, 9];
 const COMPOSITE_FROM_22: &[usize] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17];
 const DERIVED_FROM_22: &[usize] = &[0, 1, 5, 6, 7, 8, 9, 11];
 
-static IN_23: &[Newer] = &[
-    Newer {
-        code: 1,
-        steps: COMPILE_UNIT_23,
-        from_22: COMPILE_UNIT_FROM_22,
-    },
-    Newer {
-        code: 2,
-        steps: COMPOSITE_TYPE,
-        from_22: COMPOSITE_FROM_22,
-    },
-    Newer {
-        code: 3,
-        steps: DERIVED_TYPE,
-        from_22: DERIVED_FROM_22,
-    },
-];
+/// The changed kinds of a release whose compile unit reads `compile_unit`
+/// (MLIR 23 and 24 differ only there).
+const fn with_compile_unit(compile_unit: &'static [Step]) -> [Newer; 3] {
+    [
+        Newer {
+            code: 1,
+            steps: compile_unit,
+            from_22: COMPILE_UNIT_FROM_22,
+        },
+        Newer {
+            code: 2,
+            steps: COMPOSITE_TYPE,
+            from_22: COMPOSITE_FROM_22,
+        },
+        Newer {
+            code: 3,
+            steps: DERIVED_TYPE,
+            from_22: DERIVED_FROM_22,
+        },
+    ]
+}
 
-static IN_24: &[Newer] = &[
-    Newer {
-        code: 1,
-        steps: COMPILE_UNIT_24,
-        from_22: COMPILE_UNIT_FROM_22,
-    },
-    Newer {
-        code: 2,
-        steps: COMPOSITE_TYPE,
-        from_22: COMPOSITE_FROM_22,
-    },
-    Newer {
-        code: 3,
-        steps: DERIVED_TYPE,
-        from_22: DERIVED_FROM_22,
-    },
-];
+static IN_23: &[Newer] = &with_compile_unit(COMPILE_UNIT_23);
+static IN_24: &[Newer] = &with_compile_unit(COMPILE_UNIT_24);
 
 fn changes(mlir_major: u32) -> &'static [Newer] {
     match mlir_major {
