@@ -34,15 +34,15 @@ const SCHEMA: u32 = 1;
 pub struct DeclaredDialect {
     name: String,
     spec: &'static DialectSpec,
+    /// How each of `spec.attrs` prints, in the same order.
     attrs: Vec<Printing>,
+    /// How each of `spec.types` prints, in the same order.
     types: Vec<Printing>,
 }
 
 /// How one kind prints.
 #[derive(Clone, Debug)]
 struct Printing {
-    code: u64,
-    class: String,
     mnemonic: Option<String>,
     /// `Err(why)` when the format is outside what we interpret.
     format: Result<Vec<Element>, String>,
@@ -143,24 +143,32 @@ impl DeclaredDialect {
         })
     }
 
-    fn printing(&self, is_attr: bool, code: u64) -> Option<&Printing> {
-        let list = if is_attr { &self.attrs } else { &self.types };
-        list.iter().find(|p| p.code == code)
+    /// The attribute (`is_attr`) or type kinds, each with how it prints.
+    fn kinds(&self, is_attr: bool) -> impl Iterator<Item = (&'static KindSpec, &Printing)> {
+        let (specs, printing) = if is_attr {
+            (self.spec.attrs, &self.attrs)
+        } else {
+            (self.spec.types, &self.types)
+        };
+        specs.iter().zip(printing)
     }
 
     /// The body of a decoded entry, printed by its kind's format.
     fn body_of(&self, is_attr: bool, e: Entry<'_, '_>) -> Result<DialectBody, FieldError> {
         let what = if is_attr { "attribute" } else { "type" };
-        let p = self.printing(is_attr, e.kind.code).ok_or_else(|| {
-            FieldError::entry(format!(
-                "{} {what} {}: no printing",
-                self.name, e.kind.class
-            ))
-        })?;
+        let (_, p) = self
+            .kinds(is_attr)
+            .find(|(k, _)| k.code == e.kind.code)
+            .ok_or_else(|| {
+                FieldError::entry(format!(
+                    "{} {what} {}: no printing",
+                    self.name, e.kind.class
+                ))
+            })?;
         let format = p.format.as_ref().map_err(|why| {
             FieldError::entry(format!(
                 "{} {what} {} (code {}) cannot be printed: {why}",
-                self.name, p.class, p.code
+                self.name, e.kind.class, e.kind.code
             ))
         })?;
         let mnemonic = p.mnemonic.as_deref().unwrap_or_default();
@@ -194,28 +202,19 @@ impl DeclaredDialect {
     fn fields_of(
         &self,
         is_attr: bool,
-        space: &mut dyn BodyInterner,
         body: &DialectBody,
-    ) -> Option<(u64, Vec<Field>)> {
-        let kinds = if is_attr {
-            self.spec.attrs
-        } else {
-            self.spec.types
-        };
-        let mnemonic = mnemonic_of(&body.pieces)?;
-        for p in if is_attr { &self.attrs } else { &self.types } {
+    ) -> Option<(&'static KindSpec, Vec<Field>)> {
+        let mnemonic = body.mnemonic();
+        self.kinds(is_attr).find_map(|(kind, p)| {
             let (Some(m), Ok(format)) = (&p.mnemonic, &p.format) else {
-                continue;
+                return None;
             };
             if m != mnemonic {
-                continue;
+                return None;
             }
-            let kind = kinds.iter().find(|k| k.code == p.code)?;
-            if let Some(fields) = parse_fields(space, &body.pieces, m.len(), kind, format) {
-                return Some((p.code, fields));
-            }
-        }
-        None
+            let fields = parse_fields(&body.pieces, m.len(), kind, format)?;
+            Some((kind, fields))
+        })
     }
 }
 
@@ -251,8 +250,6 @@ fn kinds(
                 .unwrap_or_else(|| "the file gives no format".to_string())),
         };
         printing.push(Printing {
-            code: k.code,
-            class: k.class.clone(),
             mnemonic: k.mnemonic,
             format,
         });
@@ -380,22 +377,9 @@ impl Spacing {
     }
 }
 
-/// The mnemonic a body starts with.
-fn mnemonic_of(pieces: &[BodyPiece]) -> Option<&str> {
-    let BodyPiece::Text(t) = pieces.first()? else {
-        return None;
-    };
-    let end = t
-        .bytes()
-        .position(|b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'.'))
-        .unwrap_or(t.len());
-    Some(&t[..end])
-}
-
 /// The fields of `kind` read from `pieces` (after the mnemonic's `skip`
 /// bytes) by `format`, or `None` when the text does not fit.
 fn parse_fields(
-    space: &mut dyn BodyInterner,
     pieces: &[BodyPiece],
     skip: usize,
     kind: &KindSpec,
@@ -411,9 +395,7 @@ fn parse_fields(
                     return None;
                 }
             }
-            Element::Param(i) => {
-                fields[*i] = Some(parse_value(space, &mut c, kind.steps[*i].read)?)
-            }
+            Element::Param(i) => fields[*i] = Some(parse_value(&mut c, kind.steps[*i].read)?),
             Element::Struct(members) => {
                 // In any order, as the generated parser accepts them.
                 for k in 0..members.len() {
@@ -425,7 +407,7 @@ fn parse_fields(
                     if fields[i].is_some() || !c.eat("=") {
                         return None;
                     }
-                    fields[i] = Some(parse_value(space, &mut c, kind.steps[i].read)?);
+                    fields[i] = Some(parse_value(&mut c, kind.steps[i].read)?);
                 }
             }
         }
@@ -451,8 +433,7 @@ fn eat_literal(c: &mut BodyCursor<'_>, l: &str) -> bool {
     }
 }
 
-fn parse_value(space: &mut dyn BodyInterner, c: &mut BodyCursor<'_>, read: Read) -> Option<Field> {
-    let _ = space;
+fn parse_value(c: &mut BodyCursor<'_>, read: Read) -> Option<Field> {
     c.skip_ws();
     Some(match read {
         Read::VarInt => Field::U(number(c, false)?.parse().ok()?),
@@ -514,18 +495,20 @@ impl BytecodeDialect for DeclaredDialect {
 
     fn attr_fields(
         &self,
-        space: &mut dyn BodyInterner,
+        _space: &mut dyn BodyInterner,
         body: &DialectBody,
     ) -> Option<(u64, Vec<Field>)> {
-        self.fields_of(true, space, body)
+        self.fields_of(true, body)
+            .map(|(kind, fields)| (kind.code, fields))
     }
 
     fn type_fields(
         &self,
-        space: &mut dyn BodyInterner,
+        _space: &mut dyn BodyInterner,
         body: &DialectBody,
     ) -> Option<(u64, Vec<Field>)> {
-        self.fields_of(false, space, body)
+        self.fields_of(false, body)
+            .map(|(kind, fields)| (kind.code, fields))
     }
 
     /// A builtin value stands where a kind with this mnemonic has an
@@ -533,19 +516,12 @@ impl BytecodeDialect for DeclaredDialect {
     /// positional place only when every positional parameter of those
     /// kinds is of one sort (the parser does not say which place it is).
     fn builtin_at(&self, mnemonic: &str, is_attr: bool, param: Option<&str>) -> Option<Builtin> {
-        let list = if is_attr { &self.attrs } else { &self.types };
-        let kinds = if is_attr {
-            self.spec.attrs
-        } else {
-            self.spec.types
-        };
         let mut sorts = Vec::new();
-        for p in list
-            .iter()
-            .filter(|p| p.mnemonic.as_deref() == Some(mnemonic))
+        for (kind, p) in self
+            .kinds(is_attr)
+            .filter(|(_, p)| p.mnemonic.as_deref() == Some(mnemonic))
         {
-            let (Ok(format), Some(kind)) = (&p.format, kinds.iter().find(|k| k.code == p.code))
-            else {
+            let Ok(format) = &p.format else {
                 continue;
             };
             for el in format {
@@ -573,7 +549,7 @@ impl BytecodeDialect for DeclaredDialect {
     /// print the value it parses to.
     fn respell_body(
         &self,
-        space: &mut dyn BodyInterner,
+        _space: &mut dyn BodyInterner,
         is_attr: bool,
         pieces: &[BodyPiece],
     ) -> Option<Vec<BodyPiece>> {
@@ -581,13 +557,7 @@ impl BytecodeDialect for DeclaredDialect {
             dialect: self.name.as_str().into(),
             pieces: pieces.to_vec(),
         };
-        let (code, fields) = self.fields_of(is_attr, space, &body)?;
-        let kinds = if is_attr {
-            self.spec.attrs
-        } else {
-            self.spec.types
-        };
-        let kind = kinds.iter().find(|k| k.code == code)?;
+        let (kind, fields) = self.fields_of(is_attr, &body)?;
         let values: Vec<Value<'_>> = fields.iter().map(Field::as_value).collect();
         let e = Entry {
             kind,
