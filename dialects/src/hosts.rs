@@ -48,26 +48,19 @@ impl Host {
         &'static self,
         registry: &'static OpRegistry,
     ) -> &'static OpRegistry {
-        type Built = Vec<((usize, usize), &'static OpRegistry)>;
-        static BUILT: std::sync::Mutex<Built> = std::sync::Mutex::new(Vec::new());
         let key = (
             registry as *const OpRegistry as usize,
             self as *const Host as usize,
         );
-        let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(&(_, r)) = built.iter().find(|(k, _)| *k == key) {
-            return r;
-        }
-        let mut r = OpRegistry::new().with_release(registry.release().to_string());
-        for op in registry.ops() {
-            if !self.leaves_unregistered(op.name.as_bytes()) {
-                r.insert(op.clone());
+        crate::derived_registry(key, || {
+            let mut r = OpRegistry::new().with_release(registry.release().to_string());
+            for op in registry.ops() {
+                if !self.leaves_unregistered(op.name.as_bytes()) {
+                    r.insert(op.clone());
+                }
             }
-        }
-        // A few per process at most (a host per release written for).
-        let r: &'static OpRegistry = Box::leak(Box::new(r));
-        built.push((key, r));
-        r
+            r
+        })
     }
 
     /// The alias name the tool prints `body` with (SPEC.md §4.3): none for

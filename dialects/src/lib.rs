@@ -165,18 +165,35 @@ pub fn write_layouts() -> &'static OpRegistry {
 /// [`write_layouts`] with the upstream layouts of `release` (e.g. MLIR
 /// 24's, to write for IREE 3.13). Built once per release.
 pub fn write_layouts_for(release: &'static OpRegistry) -> &'static OpRegistry {
-    static BUILT: std::sync::Mutex<Vec<(usize, &'static OpRegistry)>> =
-        std::sync::Mutex::new(Vec::new());
-    let key = release as *const OpRegistry as usize;
-    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(&(_, r)) = built.iter().find(|(k, _)| *k == key) {
+    derived_registry((release as *const OpRegistry as usize, 0), || {
+        let mut r = release.clone();
+        for op in out_of_tree_layouts().ops() {
+            r.insert(op.clone());
+        }
+        r
+    })
+}
+
+/// A registry made from `&'static` ones (the writer takes `&'static`
+/// layouts), built once per `key` and kept for the rest of the process:
+/// a process writes for a few releases and hosts at most. `build` runs
+/// without the cache's lock held.
+pub(crate) fn derived_registry(
+    key: (usize, usize),
+    build: impl FnOnce() -> OpRegistry,
+) -> &'static OpRegistry {
+    type Built = Vec<((usize, usize), &'static OpRegistry)>;
+    static BUILT: std::sync::Mutex<Built> = std::sync::Mutex::new(Vec::new());
+    let lock = || BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    let find = |b: &Built| b.iter().find(|(k, _)| *k == key).map(|&(_, r)| r);
+    if let Some(r) = find(&lock()) {
         return r;
     }
-    let mut r = release.clone();
-    for op in out_of_tree_layouts().ops() {
-        r.insert(op.clone());
+    let r = build();
+    let mut built = lock();
+    if let Some(r) = find(&built) {
+        return r;
     }
-    // One per release a process writes for (at most the few embedded).
     let r: &'static OpRegistry = Box::leak(Box::new(r));
     built.push((key, r));
     r
