@@ -82,7 +82,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Print a module (generic text or bytecode) in MLIR's generic form, as
+    /// Print a module (text in the generic or custom form, or bytecode) in MLIR's generic form, as
     /// `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo` does.
     #[command(after_help = "\
 Examples:
@@ -105,7 +105,7 @@ Examples:
         #[arg(long)]
         max_output_bytes: Option<u64>,
     },
-    /// Write a module (generic text or bytecode) as MLIR bytecode, byte for
+    /// Write a module (text in the generic or custom form, or bytecode) as MLIR bytecode, byte for
     /// byte as `mlir-opt --emit-bytecode` writes it (and StableHLO's
     /// dialects as jaxlib writes them). A version that cannot
     /// hold the IR (e.g. properties below v5) is an error, never a silent

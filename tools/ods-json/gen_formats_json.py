@@ -14,7 +14,18 @@ language needs to know of the op (SPEC.md §11):
 * `attrs`: the ODS attributes (name, optional or not) and `props` the
   other properties, by name;
 * `regions` and `successors`: name and whether variadic;
-* `traits`: the op's trait names as mlir-tblgen lists them.
+* `traits`: the op's trait names as mlir-tblgen lists them, with
+  `SingleBlockImplicitTerminator<C>` resolved to the op of class C;
+* what the generated parser of a variable does, as mlir-tblgen's
+  `OpFormatGen` decides it: per operand and result, `build` (the text of
+  a buildable type, such as `i1`) and `def` (the `dialect.mnemonic` of a
+  dialect type printed without its prefix); per attribute, `kind`:
+  `enum` (a keyword, stored as an integer of `bits` bits: `cases`),
+  `symbol` (`@name`), `unit`, `def` (an attribute of a dialect, `def`
+  its `dialect.mnemonic`), `array` (a dense array `[…]` of `element`),
+  `type` (a type attribute) or `attr` (any attribute of C++ class
+  `storage`, typed by `build` when the constraint has a buildable value
+  type).
 
 Usage (the same inputs as gen_layouts_json.py):
   gen_formats_json.py --upstream-tree /usr/lib/llvm-22/include --out FILE
@@ -25,6 +36,7 @@ Python 3 standard library only.
 import argparse
 import json
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -54,7 +66,141 @@ def values(R, rname, field, opname):
     return out
 
 
-def op_entry(R, rname):
+BUILDER_CALLS = [
+    (re.compile(r"^\$_builder\.getIntegerType\((\d+)\)$"), lambda m: "i" + m.group(1)),
+    (re.compile(r"^\$_builder\.getIntegerType\((\d+),\s*(?:/\*isSigned=\*/)?true\)$"),
+     lambda m: "si" + m.group(1)),
+    (re.compile(r"^\$_builder\.getIntegerType\((\d+),\s*(?:/\*isSigned=\*/)?false\)$"),
+     lambda m: "ui" + m.group(1)),
+    (re.compile(r"^\$_builder\.getI(\d+)Type\(\)$"), lambda m: "i" + m.group(1)),
+    (re.compile(r"^\$_builder\.getIndexType\(\)$"), lambda m: "index"),
+    (re.compile(r"^\$_builder\.getNoneType\(\)$"), lambda m: "none"),
+    (re.compile(r"^\$_builder\.getType<(?:::)?(?:mlir::)?NoneType>\(\)$"), lambda m: "none"),
+    (re.compile(r"^\$_builder\.get(F\d+|BF16|TF32)Type\(\)$"), lambda m: m.group(1).lower()),
+]
+
+
+class Defs:
+    """The dialect attributes and types of every document, by C++ class:
+    `dialect.mnemonic`, and whether they have parameters."""
+
+    def __init__(self, docs):
+        self.attrs, self.types = {}, {}
+        for R in docs:
+            for cls, table in (("AttrDef", self.attrs), ("TypeDef", self.types)):
+                for rn in R.instances(cls):
+                    r = R.rec(rn)
+                    mn = str_field_or_none(r, "mnemonic")
+                    if not mn:
+                        continue
+                    dia = R.rec(G.def_name(r["dialect"], rn + ".dialect"))
+                    ns = str_field_or_none(r, "cppNamespace") or \
+                        str_field_or_none(dia, "cppNamespace")
+                    cpp = norm_cpp(ns.strip(":") + "::" + str_field_or_none(r, "cppClassName"))
+                    params = r.get("parameters") or {}
+                    table.setdefault(cpp, (G.str_field(dia, "name") + "." + mn,
+                                           bool(params.get("args"))))
+
+
+def str_field_or_none(r, key):
+    v = r.get(key)
+    return v if isinstance(v, str) else ""
+
+
+def norm_cpp(s):
+    s = s.strip()
+    return s if s.startswith("::") else "::" + s
+
+
+def builder_type(R, defs, d):
+    """The text of the type a buildable constraint builds, if known."""
+    call = G.str_field(R.rec(d), "builderCall").strip()
+    if not call:
+        return None
+    for rx, f in BUILDER_CALLS:
+        m = rx.match(call)
+        if m:
+            return f(m)
+    m = re.match(r"^\$_builder\.getType<(.+)>\(\)$", call)
+    if m and norm_cpp(m.group(1)) in defs.types:
+        name, has_params = defs.types[norm_cpp(m.group(1))]
+        return None if has_params else "!" + name
+    return None
+
+
+def value_constraint(R, d):
+    """A Variadic/Optional constraint's element constraint."""
+    r = R.rec(d)
+    while isinstance(r.get("baseType"), dict):
+        d = G.def_name(r["baseType"], d + ".baseType")
+        r = R.rec(d)
+    return d
+
+
+def value_entry(R, defs, name, d, arity_name):
+    e = {"name": name, "arity": arity_name}
+    c = value_constraint(R, d)
+    b = builder_type(R, defs, c)
+    if b:
+        e["build"] = b
+    cpp = norm_cpp(G.str_field(R.rec(c), "cppType") or "::mlir::Type")
+    if cpp in defs.types:
+        e["def"] = defs.types[cpp][0]
+    return e
+
+
+def attr_base(R, d):
+    """Through OptionalAttr/DefaultValuedAttr to the attribute constraint."""
+    seen = set()
+    while d not in seen:
+        seen.add(d)
+        b = R.rec(d).get("baseAttr")
+        if not isinstance(b, dict):
+            break
+        d = G.def_name(b, d + ".baseAttr")
+    return d
+
+
+ARRAY_ELEMENTS = {"::mlir::DenseBoolArrayAttr": "i1", "::mlir::DenseI8ArrayAttr": "i8",
+                  "::mlir::DenseI16ArrayAttr": "i16", "::mlir::DenseI32ArrayAttr": "i32",
+                  "::mlir::DenseI64ArrayAttr": "i64", "::mlir::DenseF32ArrayAttr": "f32",
+                  "::mlir::DenseF64ArrayAttr": "f64"}
+
+
+def attr_entry(R, defs, name, d, optional):
+    e = {"name": name, "optional": optional}
+    base = attr_base(R, d)
+    r = R.rec(d)
+    br = R.rec(base)
+    sup = br["!superclasses"]
+    storage = norm_cpp(G.str_field(r, "storageType") or G.str_field(br, "storageType"))
+    if "EnumAttrInfo" in sup and "BitEnumAttr" not in sup and br.get("genSpecializedAttr") is not None:
+        cases = []
+        for c in br.get("enumerants") or []:
+            cr = R.rec(G.def_name(c, base + ".enumerants"))
+            cases.append([G.str_field(cr, "str"), cr.get("value")])
+        e.update(kind="enum", bits=br.get("bitwidth"), cases=cases)
+    elif base == "SymbolNameAttr":
+        e["kind"] = "symbol"
+    elif storage == "::mlir::UnitAttr":
+        e["kind"] = "unit"
+    elif storage in ARRAY_ELEMENTS:
+        e.update(kind="array", element=ARRAY_ELEMENTS[storage])
+    elif storage == "::mlir::TypeAttr" or "TypeAttrBase" in sup:
+        e["kind"] = "type"
+    elif storage in defs.attrs:
+        e.update(kind="def", **{"def": defs.attrs[storage][0]})
+    else:
+        e.update(kind="attr", storage=storage)
+        vt = br.get("valueType")
+        if isinstance(vt, dict):
+            b = builder_type(R, defs, G.def_name(vt, base + ".valueType"))
+            if b:
+                e["build"] = b
+    return e
+
+
+def op_entry(R, rname, defs):
     opname = G.op_full_name(R, rname)
     r = R.rec(rname)
     fmt = r.get("assemblyFormat")
@@ -75,24 +221,53 @@ def op_entry(R, rname):
     for name, d in values(R, rname, "arguments", opname):
         sup = R.rec(d)["!superclasses"]
         if "TypeConstraint" in sup:
-            e["operands"].append({"name": name, "arity": arity(R, d)})
+            e["operands"].append(value_entry(R, defs, name, d, arity(R, d)))
         elif "Attr" in sup:
             optional = "OptionalAttr" in sup or "DefaultValuedOptionalAttr" in sup or \
                 bool(G.str_field(R.rec(d), "defaultValue"))
-            e["attrs"].append({"name": name, "optional": optional})
+            e["attrs"].append(attr_entry(R, defs, name, d, optional))
         elif "Property" in sup:
             e["props"].append({"name": name})
         else:
             raise G.MapError("%s: argument %s is neither an operand, an attribute nor a property"
                              % (opname, name))
     for name, d in values(R, rname, "results", opname):
-        e["results"].append({"name": name, "arity": arity(R, d)})
+        e["results"].append(value_entry(R, defs, name, d, arity(R, d)))
     for name, d in values(R, rname, "regions", opname):
         e["regions"].append({"name": name, "variadic": R.isa(d, "VariadicRegion")})
     for name, d in values(R, rname, "successors", opname):
         e["successors"].append({"name": name, "variadic": R.isa(d, "VariadicSuccessor")})
     e["traits"] = [t for t in (trait(R, t) for t in G.flatten_traits(R, rname, opname)) if t]
+    e["cpp_class"] = norm_cpp(G.str_field(r, "cppNamespace").strip(":") + "::" +
+                              G.cpp_class_name(rname))
     return e
+
+
+IMPLICIT = "::mlir::OpTrait::SingleBlockImplicitTerminator<"
+
+
+def resolve_terminators(ops):
+    """`SingleBlockImplicitTerminator<C>` names its op by C++ class, relative
+    to the op's namespace: replaced by `{"implicit_terminator": name}`."""
+    by_class = {o["cpp_class"]: o["name"] for o in ops}
+    for o in ops:
+        ns = o["cpp_class"].rsplit("::", 1)[0]
+        for i, t in enumerate(o["traits"]):
+            if not (isinstance(t, str) and t.startswith(IMPLICIT) and t.endswith(">::Impl")):
+                continue
+            cls = t[len(IMPLICIT):-len(">::Impl")].strip()
+            if cls.startswith("::"):
+                cands = [cls]
+            else:
+                # C++ lookup from the op's namespace outwards.
+                parts = ns.strip(":").split("::")
+                cands = ["::" + "::".join(parts[:k] + [cls]) for k in range(len(parts), -1, -1)]
+                cands = [c.replace(":::", "::") for c in cands]
+            name = next((by_class[c] for c in cands if c in by_class), None)
+            if name is None:
+                raise G.MapError("%s: implicit terminator %s is no known op" % (o["name"], cls))
+            o["traits"][i] = {"implicit_terminator": name}
+        del o["cpp_class"]
 
 
 def trait(R, t):
@@ -121,12 +296,13 @@ def main():
     ap.add_argument("--mlir-release", default="22.1.8")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    docs = G.load_docs(a, lambda s: print(s, file=sys.stderr))
+    docs = G.load_docs(a, lambda s: print(s, file=sys.stderr), also=("AttrDef", "TypeDef"))
     by_name, errors = {}, []
+    defs = Defs(docs)
     for R in docs:
         for rn in G.op_records(R):
             try:
-                e = op_entry(R, rn)
+                e = op_entry(R, rn, defs)
             except G.MapError as ex:
                 errors.append("%s [record %s in %s]" % (ex, rn, R.origin))
                 continue
@@ -136,6 +312,7 @@ def main():
     if errors:
         sys.exit(1)
     ops = [by_name[n] for n in sorted(by_name)]
+    resolve_terminators(ops)
     out = {"mlir_release": a.mlir_release, "generator": "tools/ods-json/gen_formats_json.py", "ops": ops}
     tmp = a.out + ".tmp"
     with open(tmp, "w") as f:

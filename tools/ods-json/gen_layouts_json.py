@@ -473,7 +473,9 @@ def upstream_td_files(root):
     return out
 
 
-def load_docs(args, log):
+def load_docs(args, log, also=()):
+    """The records of the .td files given, or of every upstream .td with op
+    records (and with instances of the classes in `also`)."""
     docs = []
     for j in args.json or []:
         with open(j, encoding="utf-8") as fh:
@@ -497,9 +499,10 @@ def load_docs(args, log):
                 except MapError:
                     skipped.append(os.path.relpath(td, args.upstream_tree))
                     continue
-                if doc.get("!instanceof", {}).get("Op"):
+                inst = doc.get("!instanceof", {})
+                if inst.get("Op") or any(inst.get(c) for c in also):
                     docs.append(Records(doc, os.path.relpath(td, args.upstream_tree)))
-            log("upstream tree %s: %d .td files with op records, %d fragments skipped"
+            log("upstream tree %s: %d .td files with records used, %d fragments skipped"
                 % (args.upstream_tree, len(docs), len(skipped)))
     return docs
 

@@ -16,6 +16,8 @@
 //! - optional groups `( … )?`, one element of which carries the anchor
 //!   `^`, with an optional else group: `( … ) : ( … )?`.
 
+pub mod catalog;
+
 use std::fmt;
 
 /// What a `$name` refers to, by its index in the op's list of that kind.

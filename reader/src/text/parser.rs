@@ -1,6 +1,7 @@
 //! Parser for MLIR's generic textual form (SPEC.md §3): operations in the
 //! generic syntax, builtin attributes, types and locations, aliases and the
-//! `{-# ... #-}` file metadata. Custom (pretty) op syntax is rejected.
+//! `{-# ... #-}` file metadata. Ops in their custom (pretty) form are
+//! read by `custom_op` from the ops' format data (SPEC.md §11.2).
 
 use super::alias_table::AliasTable;
 use super::lexer::{self, Tok, Token};
@@ -18,6 +19,7 @@ use rmlir_format::*;
 use std::borrow::Cow;
 
 mod attr_parser;
+mod custom_op;
 mod dense_parser;
 mod split_parse;
 mod type_parser;
@@ -368,6 +370,21 @@ struct Parser<'a> {
     /// above its parent's, as `value_refs`: a dictionary's vector is
     /// allocated once, at its exact size (BENCHMARKS.md, 2026-11-25).
     dict_entries: Vec<(Bytes, AttrId, usize)>,
+    /// The default dialects of the custom ops whose regions are being
+    /// parsed, innermost last (`return` in `func.func` is `func.return`).
+    default_dialects: Vec<&'static str>,
+    /// The types custom ops name by their text (`i1`), parsed once.
+    custom_types: HashMap<String, TypeId>,
+}
+
+/// An argument of a region's entry block that an op's custom syntax names
+/// before the region (a function's `%arg0: i32`).
+struct EntryArg<'a> {
+    name: &'a [u8],
+    /// Where the name is: the argument's location unless `loc` is given.
+    at: usize,
+    ty: TypeId,
+    loc: Option<AttrId>,
 }
 
 #[derive(Default)]
@@ -436,6 +453,9 @@ impl<'a> Parser<'a> {
             sig_scratch: SignatureScratch::default(),
             value_refs: Vec::new(),
             dict_entries: Vec::new(),
+            // The implicit top-level op is a `builtin.module`.
+            default_dialects: vec!["builtin"],
+            custom_types: HashMap::default(),
         }
     }
 
@@ -990,14 +1010,7 @@ impl<'a> Parser<'a> {
         }
         let name_at = self.tok.start;
         if self.is(Tok::BareIdent) {
-            return Err(Error::new(
-                ErrorKind::Unsupported,
-                format!(
-                    "custom operation syntax ('{}') is not supported; only the generic form is: print the input with `mlir-opt --mlir-print-op-generic` first",
-                    lossy(self.spelling())
-                ),
-                self.position(name_at),
-            ));
+            return self.parse_custom_operation(op_start, results_start);
         }
         let name = self.parse_string_bytes("an operation name string")?;
         let name_id = self.m.op_names.intern(&name);
@@ -1088,6 +1101,14 @@ impl<'a> Parser<'a> {
             sig.operands.push(v);
         }
 
+        // Without `<{…}>`, a registered op's inherent attributes in the
+        // dictionary are its properties, as mlir-opt sets them.
+        let (properties, attributes) = match properties {
+            None if attributes != self.empty_dict => {
+                self.inherent_attrs_as_properties(name_id, attributes)
+            }
+            _ => (properties, attributes),
+        };
         let properties = self.with_default_properties(name_id, properties, op_start)?;
         let loc_placeholder = self.unknown_loc;
         let op = self.m.new_op(
@@ -1353,16 +1374,38 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_region(&mut self) -> Result<RegionId> {
-        self.enter_region()?;
         let region = self.m.new_region();
+        self.parse_region_into(region, &[])?;
+        Ok(region)
+    }
+
+    /// `{ blocks }` into `region`. With `args` (the entry block's
+    /// arguments named in an op's custom syntax, SPEC.md §11.2), the
+    /// entry block has them and no label.
+    fn parse_region_into(&mut self, region: RegionId, args: &[EntryArg<'a>]) -> Result<()> {
+        self.enter_region()?;
         self.expect(Tok::LBrace, "'{' to begin a region")?;
         self.block_scopes.push(BlockScope {
             blocks: HashMap::default(),
         });
         self.scope_defs.push(Vec::new());
-        if !self.is(Tok::RBrace) {
+        if !args.is_empty() || !self.is(Tok::RBrace) {
             // Entry block, possibly without a label.
-            let entry = if self.is(Tok::CaretId) {
+            let entry = if !args.is_empty() {
+                let entry = self.m.new_block();
+                for a in args {
+                    let loc = match a.loc {
+                        Some(l) => l,
+                        None => self.loc_at(a.at),
+                    };
+                    let v = self.m.add_block_arg(entry, a.ty, loc);
+                    self.define_values(a.name, v.0, 1, a.at)?;
+                }
+                if self.is(Tok::CaretId) {
+                    return self.err("invalid block name in region with named arguments");
+                }
+                entry
+            } else if self.is(Tok::CaretId) {
                 self.parse_block_label()?
             } else {
                 self.m.new_block()
@@ -1382,7 +1425,7 @@ impl<'a> Parser<'a> {
             self.names.remove(&name);
         }
         self.leave_region();
-        Ok(region)
+        Ok(())
     }
 
     fn check_blocks_defined(&self, scope: &BlockScope) -> Result<()> {

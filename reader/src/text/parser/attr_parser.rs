@@ -31,7 +31,11 @@ impl<'a> Parser<'a> {
             Tok::AtId => self.parse_symbol_ref(),
             Tok::String => {
                 let value = self.parse_string("a string")?;
-                let ty = if self.eat(Tok::Colon) {
+                // A trailing type only where none is expected (MLIR's
+                // `parseAttribute(Type)`); the none type is no type.
+                let given = expected.is_some();
+                let expected = expected.filter(|t| !matches!(self.m.ctx.ty(*t), TypeData::None));
+                let ty = if !given && self.eat(Tok::Colon) {
                     let t = self.parse_type()?;
                     if matches!(self.m.ctx.ty(t), TypeData::None) {
                         None
@@ -160,7 +164,7 @@ impl<'a> Parser<'a> {
         Ok(self.m.ctx.intern_attr(AttrData::Dictionary(owned)))
     }
 
-    fn parse_symbol_name(&mut self) -> Result<Vec<u8>> {
+    pub(super) fn parse_symbol_name(&mut self) -> Result<Vec<u8>> {
         let t = self.expect(Tok::AtId, "a symbol reference (@name)")?;
         if self.src[t.start + 1] == b'"' {
             let body = &self.src[t.start + 2..t.end - 1];
@@ -708,7 +712,7 @@ impl<'a> Parser<'a> {
 
     /// Scans a `<...>` body with nested punctuation and strings, as MLIR's
     /// `parseDialectSymbolBody` does (`->` is not a closing '>').
-    fn scan_balanced_body(&self, start: usize) -> Result<usize> {
+    pub(super) fn scan_balanced_body(&self, start: usize) -> Result<usize> {
         use rmlir_format::symbol_body::{scan_symbol_body, BodyScanError};
         scan_symbol_body(self.src, start).or_else(|e| {
             let at = match e {

@@ -183,10 +183,17 @@ impl<'a> Parser<'a> {
                 }
                 _ => break,
             };
+            // MLIR's lexer reads `2 x 32 x f32` as the same tokens.
+            while self.src.get(p).is_some_and(|c| c.is_ascii_whitespace()) {
+                p += 1;
+            }
             if self.src.get(p) != Some(&b'x') {
                 return self.err_at(p, "expected 'x' in dimension list");
             }
             p += 1;
+            while self.src.get(p).is_some_and(|c| c.is_ascii_whitespace()) {
+                p += 1;
+            }
             dims.push(dim);
             scalable.push(is_scalable);
         }
@@ -232,6 +239,10 @@ impl<'a> Parser<'a> {
         self.reset_to(self.tok.start + 1);
         if self.src.get(self.tok.start) == Some(&b'*') {
             let p = self.tok.start + 1;
+            let p = p + self.src[p..]
+                .iter()
+                .take_while(|c| c.is_ascii_whitespace())
+                .count();
             if self.src.get(p) != Some(&b'x') {
                 return self.err_at(p, "expected 'x' in unranked tensor type");
             }
@@ -264,6 +275,10 @@ impl<'a> Parser<'a> {
         let mut shape = Vec::new();
         if unranked {
             let p = self.tok.start + 1;
+            let p = p + self.src[p..]
+                .iter()
+                .take_while(|c| c.is_ascii_whitespace())
+                .count();
             if self.src.get(p) != Some(&b'x') {
                 return self.err_at(p, "expected 'x' in unranked memref type");
             }

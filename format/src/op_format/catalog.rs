@@ -1,0 +1,258 @@
+//! The custom syntax of every upstream op (SPEC.md §11): the data
+//! `tools/ods-json/gen_formats_json.py` writes from ODS records,
+//! embedded, and read on first use. Each op's format is parsed into its
+//! element tree when the op is first looked up.
+
+use super::{parse, Element, FormatError, Names};
+use crate::fasthash::FastMap as HashMap;
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+/// How many values an operand or result group holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arity {
+    Single,
+    Optional,
+    Variadic,
+    VariadicOfVariadic,
+}
+
+/// An operand or result group of an op.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ValueSpec {
+    pub name: String,
+    pub arity: Arity,
+    /// The type the constraint builds (`i1`, `index`), as text: the type
+    /// of a value whose type the format leaves out.
+    #[serde(default)]
+    pub build: Option<String>,
+    /// `dialect.mnemonic` of the dialect type the constraint requires: the
+    /// format prints it without its `!dialect.mnemonic` prefix.
+    #[serde(default)]
+    pub def: Option<String>,
+}
+
+/// How the generated parser reads an attribute variable (mlir-tblgen's
+/// `OpFormatGen`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttrKind {
+    /// A keyword (or string) naming a case, stored as an integer.
+    Enum,
+    /// `@name`, stored as a string.
+    Symbol,
+    /// Present or not: the optional group around it says which.
+    Unit,
+    /// An attribute of a dialect, written without `#dialect.mnemonic`.
+    Def,
+    /// A dense array written as `[…]`.
+    Array,
+    /// A type, stored as a type attribute.
+    Type,
+    /// Any attribute, with the type `build` when it leaves its type out.
+    Attr,
+}
+
+/// An attribute of an op.
+#[derive(Clone, Debug, Deserialize)]
+pub struct AttrSpec {
+    pub name: String,
+    pub optional: bool,
+    pub kind: AttrKind,
+    #[serde(default)]
+    pub build: Option<String>,
+    #[serde(default)]
+    pub def: Option<String>,
+    /// An enum's storage width.
+    #[serde(default)]
+    pub bits: Option<u32>,
+    /// An enum's cases: keyword and value.
+    #[serde(default)]
+    pub cases: Vec<(String, i64)>,
+    /// The C++ class of an `attr` attribute (`::mlir::ArrayAttr`): which
+    /// tokens can start it, for an optional one.
+    #[serde(default)]
+    pub storage: Option<String>,
+    /// A dense array's element type.
+    #[serde(default)]
+    pub element: Option<String>,
+}
+
+/// A property that is not an attribute.
+#[derive(Clone, Debug, Deserialize)]
+pub struct PropSpec {
+    pub name: String,
+}
+
+/// A region or successor of an op.
+#[derive(Clone, Debug, Deserialize)]
+pub struct GroupSpec {
+    pub name: String,
+    pub variadic: bool,
+}
+
+/// A trait of an op, as the format interpreter needs it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Trait {
+    /// A native trait by its C++ name
+    /// (`::mlir::OpTrait::SameOperandsAndResultType`).
+    Native(String),
+    /// `AllTypesMatch<[names]>`.
+    AllTypesMatch { all_types_match: Vec<String> },
+    /// `SingleBlockImplicitTerminator<Op>`: the op a region's block ends
+    /// with when the text leaves it out.
+    ImplicitTerminator { implicit_terminator: String },
+    /// `TypesMatchWith<lhs, rhs, transformer>`.
+    TypesMatchWith { types_match_with: TypesMatchWith },
+}
+
+/// The type of `rhs` is `transformer` (C++ over `$_self`) of `lhs`'s.
+#[derive(Clone, Debug, Deserialize)]
+pub struct TypesMatchWith {
+    pub lhs: String,
+    pub rhs: String,
+    pub transformer: String,
+}
+
+/// One op's custom syntax.
+#[derive(Debug, Deserialize)]
+pub struct OpSyntax {
+    pub name: String,
+    /// The declarative `assemblyFormat`, if any.
+    pub format: Option<String>,
+    /// Whether the op has a hand-written parser and printer instead.
+    pub custom: bool,
+    pub operands: Vec<ValueSpec>,
+    pub attrs: Vec<AttrSpec>,
+    pub props: Vec<PropSpec>,
+    pub results: Vec<ValueSpec>,
+    pub regions: Vec<GroupSpec>,
+    pub successors: Vec<GroupSpec>,
+    pub traits: Vec<Trait>,
+    #[serde(skip)]
+    elements: OnceLock<Result<Vec<Element>, FormatError>>,
+}
+
+impl OpSyntax {
+    /// The format's element tree, parsed on first use; `None` for an op
+    /// without a declarative format.
+    pub fn elements(&self) -> Option<&Result<Vec<Element>, FormatError>> {
+        let format = self.format.as_deref()?;
+        Some(self.elements.get_or_init(|| {
+            let names = Names {
+                operands: self.operands.iter().map(|v| v.name.as_str()).collect(),
+                attrs: self.attrs.iter().map(|v| v.name.as_str()).collect(),
+                props: self.props.iter().map(|v| v.name.as_str()).collect(),
+                results: self.results.iter().map(|v| v.name.as_str()).collect(),
+                regions: self.regions.iter().map(|v| v.name.as_str()).collect(),
+                successors: self.successors.iter().map(|v| v.name.as_str()).collect(),
+            };
+            parse(format, &names)
+        }))
+    }
+
+    /// Whether the op has the native trait whose C++ name ends in `name`
+    /// (`SameOperandsAndResultType`, `AttrSizedOperandSegments`).
+    pub fn has_trait(&self, name: &str) -> bool {
+        self.traits.iter().any(|t| match t {
+            Trait::Native(n) => n.rsplit("::").next() == Some(name) || n.ends_with(name),
+            _ => false,
+        })
+    }
+
+    /// The op `SingleBlockImplicitTerminator<Op>` names, if the op has
+    /// that trait.
+    pub fn implicit_terminator(&self) -> Option<&str> {
+        self.traits.iter().find_map(|t| match t {
+            Trait::ImplicitTerminator {
+                implicit_terminator,
+            } => Some(implicit_terminator.as_str()),
+            _ => None,
+        })
+    }
+}
+
+#[derive(Deserialize)]
+struct CatalogFile {
+    mlir_release: String,
+    ops: Vec<OpSyntax>,
+}
+
+/// Every op's custom syntax, by name.
+pub struct Catalog {
+    release: String,
+    ops: Vec<OpSyntax>,
+    by_name: HashMap<Box<[u8]>, usize>,
+}
+
+impl Catalog {
+    /// Reads a catalog from the JSON `gen_formats_json.py` writes.
+    pub fn from_json(text: &str) -> Result<Catalog, String> {
+        let f: CatalogFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let by_name = f
+            .ops
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (o.name.as_bytes().into(), i))
+            .collect();
+        Ok(Catalog {
+            release: f.mlir_release,
+            ops: f.ops,
+            by_name,
+        })
+    }
+
+    /// MLIR 22's upstream ops (`format/data/op-formats-22.json`).
+    pub fn upstream() -> &'static Catalog {
+        static CATALOG: OnceLock<Catalog> = OnceLock::new();
+        CATALOG.get_or_init(|| {
+            Catalog::from_json(include_str!("../../data/op-formats-22.json"))
+                .expect("the embedded op formats are valid JSON")
+        })
+    }
+
+    /// The op named `name`.
+    pub fn get(&self, name: &[u8]) -> Option<&OpSyntax> {
+        self.by_name.get(name).map(|&i| &self.ops[i])
+    }
+
+    /// The MLIR release the data was made from.
+    pub fn release(&self) -> &str {
+        &self.release
+    }
+
+    /// Every op, by name.
+    pub fn ops(&self) -> impl Iterator<Item = &OpSyntax> {
+        self.ops.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_declarative_format_of_the_embedded_data_parses() {
+        let c = Catalog::upstream();
+        assert_eq!(c.release(), "22.1.8");
+        let mut n = 0;
+        for op in c.ops() {
+            if let Some(r) = op.elements() {
+                assert!(r.is_ok(), "{}: {:?}", op.name, r);
+                n += 1;
+            }
+        }
+        assert_eq!(n, 2245);
+        let addi = c.get(b"arith.addi").unwrap();
+        assert!(addi.has_trait("SameOperandsAndResultType"));
+        assert_eq!(addi.attrs[0].kind, AttrKind::Def);
+        assert_eq!(addi.attrs[0].def.as_deref(), Some("arith.overflow"));
+        let cmpi = c.get(b"arith.cmpi").unwrap();
+        assert_eq!(cmpi.attrs[0].kind, AttrKind::Enum);
+        assert_eq!(cmpi.attrs[0].cases[2], ("slt".to_string(), 2));
+        let scf_for = c.get(b"scf.for").unwrap();
+        assert_eq!(scf_for.implicit_terminator(), Some("scf.yield"));
+    }
+}

@@ -1,0 +1,117 @@
+//! `custom<Name>(…)` directives: the C++ parsers of those names, ported
+//! (SPEC.md §11.2).
+
+use super::*;
+
+impl<'a> Parser<'a> {
+    /// A `custom<Name>(…)` directive: the C++ parser of that name, ported.
+    pub(super) fn custom_directive(
+        &mut self,
+        syn: &'static OpSyntax,
+        name: &str,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        match name {
+            "DynamicIndexList" => self.dynamic_index_list(syn, args, parts),
+            _ => self.unsupported(syn, self.tok.start, &format!("directive `custom<{name}>`")),
+        }
+    }
+
+    /// `custom<DynamicIndexList>(values, integers [, scalable flags]
+    /// [, type(values)] [, delimiter])` (MLIR's `ViewLikeInterface.cpp`):
+    /// a list of SSA values and integers, each maybe in `[…]` (scalable);
+    /// a value stands for `ShapedType::kDynamic` in the integers.
+    pub(super) fn dynamic_index_list(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let mut values = None;
+        let mut attrs = Vec::new();
+        let mut types = None;
+        let mut paren = false;
+        for a in args {
+            match a {
+                Element::Var(Var::Operand(i)) => values = Some(*i),
+                Element::Var(Var::Attr(i)) => attrs.push(*i),
+                Element::Type(inner) => match **inner {
+                    Element::Var(Var::Operand(i)) => types = Some(i),
+                    _ => return self.unsupported(syn, at, "`custom<DynamicIndexList>` types"),
+                },
+                Element::StringArg(s) if s.ends_with("Delimiter::Paren") => paren = true,
+                Element::StringArg(s) if s == "{}" || s.ends_with("Delimiter::Square") => {}
+                _ => return self.unsupported(syn, at, "a `custom<DynamicIndexList>` argument"),
+            }
+        }
+        let (Some(values), Some(&integers)) = (values, attrs.first()) else {
+            return self.unsupported(syn, at, "a `custom<DynamicIndexList>` without values");
+        };
+        let (open, close) = if paren {
+            (Tok::LParen, Tok::RParen)
+        } else {
+            (Tok::LSquare, Tok::RSquare)
+        };
+        let mut uses = Vec::new();
+        let mut value_types = Vec::new();
+        let mut ints: Vec<String> = Vec::new();
+        let mut scalable = Vec::new();
+        self.comma_list(open, close, "'[' to begin a dynamic index list", |p| {
+            let operand = p
+                .is(Tok::PercentId)
+                .then(|| p.parse_value_use())
+                .transpose()?;
+            let is_scalable = p.eat(Tok::LSquare);
+            scalable.push(is_scalable);
+            if let Some(u) = operand {
+                uses.push(u);
+                ints.push(i64::MIN.to_string());
+                if types.is_some() {
+                    p.expect(Tok::Colon, "':' and the value's type")?;
+                    value_types.push(p.parse_type()?);
+                }
+            } else {
+                let neg = p.eat(Tok::Minus);
+                let t = p.expect(Tok::Integer, "SSA value or integer")?;
+                let digits = lossy(&p.src[t.start..t.end]);
+                let v: i64 = match digits.parse::<i64>() {
+                    Ok(v) if neg => -v,
+                    Ok(v) => v,
+                    Err(_) => {
+                        return p.err_at(t.start, "integer out of range in dynamic index list")
+                    }
+                };
+                ints.push(v.to_string());
+            }
+            if is_scalable {
+                p.expect(Tok::RSquare, "']' closing a scalable index")?;
+            }
+            Ok(())
+        })?;
+        parts.operands[values] = uses;
+        if let Some(i) = types {
+            parts.operand_types[i] = Some(value_types);
+        }
+        let text = if ints.is_empty() {
+            "array<i64>".to_string()
+        } else {
+            format!("array<i64: {}>", ints.join(", "))
+        };
+        parts.attrs[integers] = Some(self.parse_attr_text(&text, at)?);
+        if let Some(&flags) = attrs.get(1) {
+            let list: Vec<&str> = scalable
+                .iter()
+                .map(|&s| if s { "true" } else { "false" })
+                .collect();
+            let text = if list.is_empty() {
+                "array<i1>".to_string()
+            } else {
+                format!("array<i1: {}>", list.join(", "))
+            };
+            parts.attrs[flags] = Some(self.parse_attr_text(&text, at)?);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,226 @@
+//! The types a format leaves out, from the op's traits (SPEC.md §11.2).
+
+use super::*;
+
+impl<'a> Parser<'a> {
+    pub(super) fn infer_types(
+        &mut self,
+        syn: &OpSyntax,
+        parts: &mut Parts<'a>,
+        at: usize,
+    ) -> Result<()> {
+        // Buildable types.
+        for (i, spec) in syn.operands.iter().enumerate() {
+            if parts.operand_types[i].is_none() {
+                if let Some(b) = spec.build.as_deref() {
+                    let t = self.parse_type_text(b, at)?;
+                    parts.operand_types[i] = Some(vec![t; parts.operands[i].len()]);
+                }
+            }
+        }
+        for (i, spec) in syn.results.iter().enumerate() {
+            if parts.result_types[i].is_none() && spec.arity == Arity::Single {
+                if let Some(b) = spec.build.as_deref() {
+                    let t = self.parse_type_text(b, at)?;
+                    parts.result_types[i] = Some(vec![t]);
+                }
+            }
+        }
+        // Matching types, until nothing changes.
+        loop {
+            let mut changed = false;
+            if syn.has_trait("SameOperandsAndResultType") {
+                changed |= self.unify(syn, parts, &Tie::All);
+            }
+            if syn.has_trait("SameTypeOperands") {
+                changed |= self.unify(syn, parts, &Tie::Operands);
+            }
+            for t in &syn.traits {
+                match t {
+                    Trait::AllTypesMatch { all_types_match } => {
+                        changed |= self.unify(syn, parts, &Tie::Named(all_types_match));
+                    }
+                    Trait::TypesMatchWith { types_match_with } => {
+                        let lhs = self.named_type(syn, parts, &types_match_with.lhs);
+                        let rhs_known = Self::named_is_set(syn, parts, &types_match_with.rhs);
+                        if let (Some(l), false) = (lhs, rhs_known) {
+                            if let Some(r) = self.transform_type(&types_match_with.transformer, l) {
+                                self.set_named(syn, parts, &types_match_with.rhs, r);
+                                changed = true;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for (i, spec) in syn.operands.iter().enumerate() {
+            if parts.operand_types[i].is_none() && !parts.operands[i].is_empty() {
+                return self.unsupported(
+                    syn,
+                    at,
+                    &format!("the type of operand '{}' is not inferred", spec.name),
+                );
+            }
+        }
+        for (i, spec) in syn.results.iter().enumerate() {
+            // A variadic group's count is no more known than its types.
+            if parts.result_types[i].is_none() {
+                return self.unsupported(
+                    syn,
+                    at,
+                    &format!("the type of result '{}' is not inferred", spec.name),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The one type of the value or typed attribute named `name`, if known.
+    fn named_type(&self, syn: &OpSyntax, parts: &Parts<'a>, name: &str) -> Option<TypeId> {
+        if let Some(i) = syn.operands.iter().position(|o| o.name == name) {
+            return parts.operand_types[i]
+                .as_ref()
+                .and_then(|v| v.first().copied());
+        }
+        if let Some(i) = syn.results.iter().position(|o| o.name == name) {
+            return parts.result_types[i]
+                .as_ref()
+                .and_then(|v| v.first().copied());
+        }
+        if let Some(i) = syn.attrs.iter().position(|o| o.name == name) {
+            return parts.attrs[i].and_then(|a| self.attr_type(a));
+        }
+        None
+    }
+
+    /// Whether the types of the values named `name` are known (or `name`
+    /// names no value whose type could be set).
+    fn named_is_set(syn: &OpSyntax, parts: &Parts<'a>, name: &str) -> bool {
+        if let Some(i) = syn.operands.iter().position(|o| o.name == name) {
+            return parts.operand_types[i].is_some();
+        }
+        if let Some(i) = syn.results.iter().position(|o| o.name == name) {
+            return parts.result_types[i].is_some() || syn.results[i].arity != Arity::Single;
+        }
+        true
+    }
+
+    fn set_named(&self, syn: &OpSyntax, parts: &mut Parts<'a>, name: &str, t: TypeId) {
+        if let Some(i) = syn.operands.iter().position(|o| o.name == name) {
+            parts.operand_types[i] = Some(vec![t; parts.operands[i].len()]);
+        } else if let Some(i) = syn.results.iter().position(|o| o.name == name) {
+            if syn.results[i].arity == Arity::Single {
+                parts.result_types[i] = Some(vec![t]);
+            }
+        }
+    }
+
+    fn attr_type(&self, a: AttrId) -> Option<TypeId> {
+        match self.m.ctx.attr(a) {
+            AttrData::Integer { ty, .. }
+            | AttrData::Float { ty, .. }
+            | AttrData::DenseIntOrFp { ty, .. }
+            | AttrData::DenseString { ty, .. }
+            | AttrData::DenseResource { ty, .. }
+            | AttrData::Sparse { ty, .. } => Some(*ty),
+            AttrData::String { ty, .. } => *ty,
+            AttrData::Dialect { ty, .. } => *ty,
+            _ => None,
+        }
+    }
+
+    /// Gives every value `which` ties one type, if one of them has one;
+    /// whether anything changed.
+    fn unify(&self, syn: &OpSyntax, parts: &mut Parts<'a>, which: &Tie) -> bool {
+        let mut known = None;
+        for (i, o) in syn.operands.iter().enumerate() {
+            if which.operand(&o.name) {
+                if let Some(t) = parts.operand_types[i].as_ref().and_then(|v| v.first()) {
+                    known = Some(*t);
+                }
+            }
+        }
+        for (i, o) in syn.results.iter().enumerate() {
+            if which.result(&o.name) {
+                if let Some(t) = parts.result_types[i].as_ref().and_then(|v| v.first()) {
+                    known = known.or(Some(*t));
+                }
+            }
+        }
+        for (i, a) in syn.attrs.iter().enumerate() {
+            if which.attr(&a.name) {
+                if let Some(t) = parts.attrs[i].and_then(|a| self.attr_type(a)) {
+                    known = known.or(Some(t));
+                }
+            }
+        }
+        let Some(t) = known else { return false };
+        let mut changed = false;
+        for (i, o) in syn.operands.iter().enumerate() {
+            if which.operand(&o.name) && parts.operand_types[i].is_none() {
+                parts.operand_types[i] = Some(vec![t; parts.operands[i].len()]);
+                changed = true;
+            }
+        }
+        for (i, o) in syn.results.iter().enumerate() {
+            if which.result(&o.name) && parts.result_types[i].is_none() && o.arity == Arity::Single
+            {
+                parts.result_types[i] = Some(vec![t]);
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// A `TypesMatchWith` transformer (C++ over `$_self`) applied to `t`,
+    /// for the transformers whose meaning is known.
+    fn transform_type(&mut self, transformer: &str, t: TypeId) -> Option<TypeId> {
+        let tr: String = transformer.chars().filter(|c| !c.is_whitespace()).collect();
+        match tr.as_str() {
+            "$_self" => Some(t),
+            "getElementTypeOrSelf($_self)"
+            | "::mlir::getElementTypeOrSelf($_self)"
+            | "mlir::getElementTypeOrSelf($_self)" => {
+                Some(self.m.ctx.ty(t).element_type().unwrap_or(t))
+            }
+            "::llvm::cast<ShapedType>($_self).getElementType()"
+            | "::llvm::cast<::mlir::ShapedType>($_self).getElementType()"
+            | "llvm::cast<ShapedType>($_self).getElementType()"
+            | "::llvm::cast<VectorType>($_self).getElementType()"
+            | "::llvm::cast<MemRefType>($_self).getElementType()"
+            | "::llvm::cast<TensorType>($_self).getElementType()"
+            | "::llvm::cast<::mlir::VectorType>($_self).getElementType()"
+            | "::llvm::cast<::mlir::MemRefType>($_self).getElementType()"
+            | "::llvm::cast<::mlir::TensorType>($_self).getElementType()" => {
+                self.m.ctx.ty(t).element_type()
+            }
+            "getI1SameShape($_self)" | "::getI1SameShape($_self)" => {
+                let i1 = self.m.ctx.intern_type(TypeData::signless(1));
+                let data = match self.m.ctx.ty(t).clone() {
+                    TypeData::Vector {
+                        shape, scalable, ..
+                    } => TypeData::Vector {
+                        shape,
+                        scalable,
+                        elem: i1,
+                    },
+                    TypeData::RankedTensor {
+                        shape, encoding, ..
+                    } => TypeData::RankedTensor {
+                        shape,
+                        elem: i1,
+                        encoding,
+                    },
+                    TypeData::UnrankedTensor { .. } => TypeData::UnrankedTensor { elem: i1 },
+                    _ => return Some(i1),
+                };
+                Some(self.m.ctx.intern_type(data))
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,389 @@
+//! Ops in their custom (pretty) form (SPEC.md §11.2): one interpreter of
+//! ODS's declarative assembly format over the data of
+//! [`rmlir_format::op_format::catalog`], the types the format leaves out
+//! inferred from the op's traits, and the ported hand-written parsers
+//! of the ops in [`HAND_WRITTEN`].
+//!
+//! What the data does not cover is refused with the op's name and
+//! position, never guessed: the op's generic form is always accepted.
+
+use super::*;
+
+mod directives;
+mod format;
+mod hand_written;
+mod infer;
+
+use rmlir_format::op_format::catalog::{
+    Arity, AttrKind, AttrSpec, Catalog, OpSyntax, Trait, ValueSpec,
+};
+use rmlir_format::op_format::{Element, Var};
+
+/// Ops whose regions resolve unprefixed op names (`return`) in a dialect
+/// of their own: their `OpAsmOpInterface::getDefaultDialect`.
+const DEFAULT_DIALECTS: &[(&str, &str)] = &[
+    ("builtin.module", "builtin"),
+    ("func.func", "func"),
+    ("gpu.module", "gpu"),
+    ("spirv.module", "spirv"),
+    ("spirv.func", "spirv"),
+    ("pdl.pattern", "pdl"),
+    ("pdl_interp.func", "pdl_interp"),
+    ("irdl.dialect", "irdl"),
+    ("transform.sequence", "transform"),
+    ("transform.named_sequence", "transform"),
+    ("transform.with_pdl_patterns", "transform"),
+];
+
+/// A hand-written parser: the op's syntax, its name's offset and where
+/// its result names are on `value_refs`.
+type HandWritten = for<'p> fn(&mut Parser<'p>, &'static OpSyntax, usize, usize) -> Result<OpId>;
+
+/// The ops whose C++ parsers are ported, by name.
+const HAND_WRITTEN: &[(&str, HandWritten)] = &[
+    ("func.func", |p, s, at, r| p.parse_function_op(s, at, r)),
+    ("transform.named_sequence", |p, s, at, r| {
+        p.parse_function_op(s, at, r)
+    }),
+    ("pdl_interp.func", |p, s, at, r| {
+        p.parse_function_op(s, at, r)
+    }),
+    ("scf.for", |p, s, at, r| p.parse_scf_for(s, at, r)),
+    ("scf.if", |p, s, at, r| p.parse_scf_if(s, at, r)),
+];
+
+/// A value use as the parser keeps it: name, result number, offset.
+type Use<'a> = (&'a [u8], u32, usize);
+
+/// What one op's format has read so far.
+#[derive(Default)]
+struct Parts<'a> {
+    operands: Vec<Vec<Use<'a>>>,
+    operand_types: Vec<Option<Vec<TypeId>>>,
+    result_types: Vec<Option<Vec<TypeId>>>,
+    attrs: Vec<Option<AttrId>>,
+    attr_dict: Option<AttrId>,
+    prop_dict: Option<AttrId>,
+    regions: Vec<Vec<RegionId>>,
+    successors: Vec<Vec<BlockId>>,
+    /// `operands` / `type(operands)` read before they are distributed.
+    all_operands: Option<Vec<Use<'a>>>,
+    all_operand_types: Option<Vec<TypeId>>,
+    all_result_types: Option<Vec<TypeId>>,
+}
+
+/// Where a `type(…)` directive's types go.
+#[derive(Clone, Copy)]
+enum TypeTarget {
+    Operand(usize),
+    Result(usize),
+    AllOperands,
+    AllResults,
+}
+
+impl<'a> Parser<'a> {
+    /// The op whose name is the bare identifier at the current token (its
+    /// results, if any, are on `value_refs` from `results_start`).
+    pub(super) fn parse_custom_operation(
+        &mut self,
+        op_start: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let name_at = self.tok.start;
+        let spelled = self.spelling();
+        let Some((name, syn)) = self.custom_op_name(spelled) else {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "custom syntax of operation '{}' is not known; its generic form (`\"{}\"(…) : (…) -> (…)`) is accepted",
+                    lossy(spelled),
+                    lossy(spelled)
+                ),
+                self.position(name_at),
+            ));
+        };
+        self.bump();
+        // Each custom op sets the default dialect of what it parses, none
+        // for most (MLIR's `defaultDialectStack`).
+        self.default_dialects
+            .push(Self::default_dialect_of(name).unwrap_or(""));
+        let op = self.parse_custom_op_body(name, syn, op_start, name_at, results_start);
+        self.default_dialects.pop();
+        let op = op?;
+        if self.is_kw("loc") {
+            self.parse_trailing_loc(LocTarget::Op(op))?;
+        } else {
+            let l = self.loc_at(name_at);
+            self.m.ops[op.index()].loc = l;
+        }
+        Ok(op)
+    }
+
+    /// The op's syntax: a ported hand-written parser, or its format.
+    fn parse_custom_op_body(
+        &mut self,
+        name: &str,
+        syn: &'static OpSyntax,
+        op_start: usize,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        if let Some((_, parse)) = HAND_WRITTEN.iter().find(|(n, _)| *n == name) {
+            return parse(self, syn, name_at, results_start);
+        }
+        match syn.elements() {
+            Some(Ok(elements)) => {
+                self.parse_declarative(syn, elements, op_start, name_at, results_start)
+            }
+            _ => Err(Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "custom syntax of operation '{name}' is not known (its parser is hand-written C++); its generic form is accepted"
+                ),
+                self.position(name_at),
+            )),
+        }
+    }
+
+    /// The op `spelled` names: itself, or, without a dialect prefix, in
+    /// the default dialect of the op around it.
+    fn custom_op_name(&self, spelled: &[u8]) -> Option<(&'static str, &'static OpSyntax)> {
+        let catalog = Catalog::upstream();
+        if let Some(s) = catalog.get(spelled) {
+            return Some((s.name.as_str(), s));
+        }
+        if spelled.contains(&b'.') {
+            return None;
+        }
+        let dialect = self.default_dialects.last().filter(|d| !d.is_empty())?;
+        let full = format!("{}.{}", dialect, lossy(spelled));
+        catalog.get(full.as_bytes()).map(|s| (s.name.as_str(), s))
+    }
+
+    fn default_dialect_of(name: &str) -> Option<&'static str> {
+        DEFAULT_DIALECTS
+            .iter()
+            .find(|(op, _)| *op == name)
+            .map(|(_, d)| *d)
+    }
+
+    /// Refuses the op: what of its custom syntax is not known.
+    fn unsupported<T>(&self, syn: &OpSyntax, at: usize, what: &str) -> Result<T> {
+        Err(Error::new(
+            ErrorKind::Unsupported,
+            format!(
+                "custom syntax of operation '{}' is not fully known ({what}); its generic form is accepted",
+                syn.name
+            ),
+            self.position(at),
+        ))
+    }
+
+    /// Creates the op and binds its result names.
+    #[allow(clippy::too_many_arguments)]
+    fn finish_custom_op(
+        &mut self,
+        name: OpNameId,
+        operands: &[ValueId],
+        result_types: &[TypeId],
+        successors: Vec<BlockId>,
+        properties: Option<AttrId>,
+        attributes: AttrId,
+        regions: Vec<RegionId>,
+        op_start: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let results = &self.value_refs[results_start..];
+        let total: u64 = results.iter().map(|r| r.1 as u64).sum();
+        if !results.is_empty() && total != result_types.len() as u64 {
+            return self.sem_err_at(
+                op_start,
+                format!(
+                    "operation defines {} results but was provided {} to bind",
+                    result_types.len(),
+                    total
+                ),
+            );
+        }
+        let unknown = self.unknown_loc;
+        let op = self.m.new_op(
+            name,
+            operands,
+            result_types,
+            successors,
+            properties,
+            attributes,
+            regions,
+            unknown,
+        );
+        let first = self.m.op(op).first_result;
+        let mut next = 0u32;
+        for i in results_start..self.value_refs.len() {
+            let (n, count, at) = self.value_refs[i];
+            self.define_values(n, first + next, count, at)?;
+            next += count;
+        }
+        self.value_refs.truncate(results_start);
+        Ok(op)
+    }
+
+    /// The op's properties and attribute dictionary from the attributes
+    /// its syntax read and its `attr-dict`: inherent attributes are
+    /// properties where the op keeps them so (SPEC.md §7.1).
+    fn split_properties(
+        &mut self,
+        name: &[u8],
+        mut entries: Vec<(Bytes, AttrId)>,
+        attr_dict: Option<AttrId>,
+        prop_dict: Option<AttrId>,
+    ) -> (Option<AttrId>, AttrId) {
+        let info = self.registry.get(name);
+        let has_props = info.is_some_and(|i| i.has_properties);
+        let mut rest = Vec::new();
+        if let Some(d) = attr_dict {
+            if let AttrData::Dictionary(d) = self.m.ctx.attr(d) {
+                for (k, v) in d.clone() {
+                    let inherent = info
+                        .is_some_and(|i| i.inherent_attrs.iter().any(|n| n.as_bytes() == &k[..]));
+                    if has_props && inherent {
+                        entries.push((k, v));
+                    } else {
+                        rest.push((k, v));
+                    }
+                }
+            }
+        }
+        if let Some(p) = prop_dict {
+            if let AttrData::Dictionary(d) = self.m.ctx.attr(p) {
+                entries.extend(d.iter().cloned());
+            }
+        }
+        let properties = if has_props {
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            entries.dedup_by(|a, b| a.0 == b.0);
+            (!entries.is_empty()).then(|| self.m.ctx.intern_attr(AttrData::Dictionary(entries)))
+        } else {
+            rest.extend(entries);
+            None
+        };
+        rest.sort_by(|a, b| a.0.cmp(&b.0));
+        let attributes = if rest.is_empty() {
+            self.empty_dict
+        } else {
+            self.m.ctx.intern_attr(AttrData::Dictionary(rest))
+        };
+        (properties, attributes)
+    }
+
+    /// A generic op's attribute dictionary `attributes` split into its
+    /// inherent attributes, as properties, and the rest, for an op that
+    /// keeps properties; unchanged otherwise.
+    pub(super) fn inherent_attrs_as_properties(
+        &mut self,
+        name: OpNameId,
+        attributes: AttrId,
+    ) -> (Option<AttrId>, AttrId) {
+        let name = self.m.op_names.get(name).to_vec();
+        let Some(info) = self.registry.get(&name).filter(|i| i.has_properties) else {
+            return (None, attributes);
+        };
+        let any = match self.m.ctx.attr(attributes) {
+            AttrData::Dictionary(d) => d
+                .iter()
+                .any(|(k, _)| info.inherent_attrs.iter().any(|n| n.as_bytes() == &k[..])),
+            _ => false,
+        };
+        if !any {
+            return (None, attributes);
+        }
+        self.split_properties(&name, Vec::new(), Some(attributes), None)
+    }
+
+    /// An attribute from text the syntax implies (`array<i64: 1, 2>`,
+    /// `#arith.overflow<nsw>`), at `at` for errors.
+    fn parse_attr_text(&mut self, text: &str, at: usize) -> Result<AttrId> {
+        let mut m = std::mem::take(&mut self.m);
+        let r = parse_attr_into(&mut m, text.as_bytes(), self.limits);
+        self.m = m;
+        r.map_err(|e| {
+            Error::new(
+                ErrorKind::Syntax,
+                format!("in '{text}': {}", e.message()),
+                self.position(at),
+            )
+        })
+    }
+
+    /// A type from text the data names (`i1`, `!pdl.operation`), parsed
+    /// once per parse.
+    fn parse_type_text(&mut self, text: &str, at: usize) -> Result<TypeId> {
+        if let Some(&t) = self.custom_types.get(text) {
+            return Ok(t);
+        }
+        let mut m = std::mem::take(&mut self.m);
+        let r = parse_type_into(&mut m, text.as_bytes(), self.limits);
+        self.m = m;
+        let t = r.map_err(|e| {
+            Error::new(
+                ErrorKind::Syntax,
+                format!("in '{text}': {}", e.message()),
+                self.position(at),
+            )
+        })?;
+        self.custom_types.insert(text.to_string(), t);
+        Ok(t)
+    }
+}
+
+/// Which values a type-matching trait ties together.
+enum Tie<'n> {
+    /// `SameOperandsAndResultType`.
+    All,
+    /// `SameTypeOperands`.
+    Operands,
+    /// `AllTypesMatch<[names]>`: operands, results and typed attributes.
+    Named(&'n [String]),
+}
+
+impl Tie<'_> {
+    fn operand(&self, name: &str) -> bool {
+        match self {
+            Tie::All | Tie::Operands => true,
+            Tie::Named(n) => n.iter().any(|n| n == name),
+        }
+    }
+
+    fn result(&self, name: &str) -> bool {
+        match self {
+            Tie::All => true,
+            Tie::Operands => false,
+            Tie::Named(n) => n.iter().any(|n| n == name),
+        }
+    }
+
+    fn attr(&self, name: &str) -> bool {
+        matches!(self, Tie::Named(n) if n.iter().any(|n| n == name))
+    }
+}
+
+/// Whether a bare identifier starts a builtin type (`i32`, `f16`,
+/// `index`, `tensor`, …).
+fn is_builtin_type_word(w: &[u8]) -> bool {
+    let int = |s: &[u8]| !s.is_empty() && s.iter().all(u8::is_ascii_digit);
+    match w {
+        b"index" | b"none" | b"bf16" | b"tf32" | b"tensor" | b"memref" | b"vector" | b"complex"
+        | b"tuple" => true,
+        _ => {
+            if let Some(r) = w.strip_prefix(b"si").or_else(|| w.strip_prefix(b"ui")) {
+                return int(r);
+            }
+            if let Some(r) = w.strip_prefix(b"i") {
+                return int(r);
+            }
+            if let Some(r) = w.strip_prefix(b"f") {
+                return r.first().is_some_and(u8::is_ascii_digit);
+            }
+            false
+        }
+    }
+}
