@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Cases equal on 2026-11-26 (see the closing table of BENCHMARKS.md's
 /// custom-form section): the floor the count may not fall below.
-const AT_LEAST_EQUAL: usize = 2571;
+const AT_LEAST_EQUAL: usize = 2831;
 
 /// The manifest's op dialects of each case.
 fn op_dialects() -> BTreeMap<String, String> {

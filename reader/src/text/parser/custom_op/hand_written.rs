@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// Inherent attributes an op's syntax gives, by name.
+type Properties = Vec<(Bytes, AttrId)>;
+
 impl<'a> Parser<'a> {
     /// MLIR's `function_interface_impl::parseFunctionOp`, the syntax of
     /// `func.func` and other function-like ops: `visibility? @name(args)
@@ -314,6 +317,269 @@ impl<'a> Parser<'a> {
             properties,
             attributes,
             regions,
+            name_at,
+            results_start,
+        )
+    }
+
+    /// `vector.transfer_read %base[%i, …], %padding (, %mask)? attr-dict? :
+    /// shaped type, vector type` (MLIR's `TransferReadOp::parse`).
+    pub(super) fn parse_transfer_read(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let base = self.parse_value_use()?;
+        let indices = self.bracketed_value_uses()?;
+        self.expect(Tok::Comma, "','")?;
+        let padding = self.parse_value_use()?;
+        let mask = if self.eat(Tok::Comma) {
+            Some(self.parse_value_use()?)
+        } else {
+            None
+        };
+        let attrs = self
+            .is(Tok::LBrace)
+            .then(|| self.parse_dictionary())
+            .transpose()?;
+        let types_at = self.tok.start;
+        self.expect(Tok::Colon, "':' and the types")?;
+        let shaped = self.parse_type()?;
+        self.expect(Tok::Comma, "',' and the vector type")?;
+        let vector = self.parse_type()?;
+        let (mut props, mask_type) =
+            self.transfer_defaults(syn, attrs, shaped, vector, mask.is_some(), types_at)?;
+        let index = self.m.ctx.intern_type(TypeData::Index);
+        let mut operands = vec![self.resolve_value_use(base.0, base.1, base.2, shaped)?];
+        for u in &indices {
+            operands.push(self.resolve_value_use(u.0, u.1, u.2, index)?);
+        }
+        // `getElementTypeOrSelf` of the element type.
+        let elem = self.m.ctx.ty(shaped).element_type().unwrap_or(shaped);
+        let elem = self.m.ctx.ty(elem).element_type().unwrap_or(elem);
+        operands.push(self.resolve_value_use(padding.0, padding.1, padding.2, elem)?);
+        if let (Some(u), Some(t)) = (mask, mask_type) {
+            operands.push(self.resolve_value_use(u.0, u.1, u.2, t)?);
+        }
+        let sizes = [1, indices.len(), 1, usize::from(mask.is_some())];
+        let a = self.segment_sizes(&sizes, name_at)?;
+        props.push((b"operandSegmentSizes"[..].into(), a));
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &[vector],
+            props,
+            attrs,
+            Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
+
+    /// `vector.transfer_write %vector, %base[%i, …] (, %mask)? attr-dict? :
+    /// vector type, shaped type` (MLIR's `TransferWriteOp::parse`); a
+    /// tensor's write has the tensor as its result.
+    pub(super) fn parse_transfer_write(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let value = self.parse_value_use()?;
+        self.expect(Tok::Comma, "','")?;
+        let base = self.parse_value_use()?;
+        let indices = self.bracketed_value_uses()?;
+        let mask = if self.eat(Tok::Comma) {
+            Some(self.parse_value_use()?)
+        } else {
+            None
+        };
+        let attrs = self
+            .is(Tok::LBrace)
+            .then(|| self.parse_dictionary())
+            .transpose()?;
+        let types_at = self.tok.start;
+        self.expect(Tok::Colon, "':' and the types")?;
+        let vector = self.parse_type()?;
+        self.expect(Tok::Comma, "',' and the shaped type")?;
+        let shaped = self.parse_type()?;
+        let (mut props, mask_type) =
+            self.transfer_defaults(syn, attrs, shaped, vector, mask.is_some(), types_at)?;
+        let index = self.m.ctx.intern_type(TypeData::Index);
+        let mut operands = vec![
+            self.resolve_value_use(value.0, value.1, value.2, vector)?,
+            self.resolve_value_use(base.0, base.1, base.2, shaped)?,
+        ];
+        for u in &indices {
+            operands.push(self.resolve_value_use(u.0, u.1, u.2, index)?);
+        }
+        if let (Some(u), Some(t)) = (mask, mask_type) {
+            operands.push(self.resolve_value_use(u.0, u.1, u.2, t)?);
+        }
+        let sizes = [1, 1, indices.len(), usize::from(mask.is_some())];
+        let a = self.segment_sizes(&sizes, name_at)?;
+        props.push((b"operandSegmentSizes"[..].into(), a));
+        let results: &[TypeId] = match self.m.ctx.ty(shaped) {
+            TypeData::RankedTensor { .. } => &[shaped],
+            _ => &[],
+        };
+        self.finish_hand_written(
+            syn,
+            &operands,
+            results,
+            props,
+            attrs,
+            Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
+
+    /// `[%a, %b, …]`.
+    fn bracketed_value_uses(&mut self) -> Result<Vec<Use<'a>>> {
+        let mut v = Vec::new();
+        self.comma_list(Tok::LSquare, Tok::RSquare, "'['", |p| {
+            v.push(p.parse_value_use()?);
+            Ok(())
+        })?;
+        Ok(v)
+    }
+
+    /// A transfer op's `permutation_map` (the minor identity) and
+    /// `in_bounds` (all false) where its attributes do not give them, and
+    /// the type of its mask (`inferTransferOpMaskType`, ported for the
+    /// minor identity map only).
+    fn transfer_defaults(
+        &mut self,
+        syn: &OpSyntax,
+        attrs: Option<AttrId>,
+        shaped: TypeId,
+        vector: TypeId,
+        has_mask: bool,
+        at: usize,
+    ) -> Result<(Properties, Option<TypeId>)> {
+        let given = |p: &Self, name: &[u8]| match attrs.map(|a| p.m.ctx.attr(a)) {
+            Some(AttrData::Dictionary(d)) => d.iter().find(|(k, _)| &k[..] == name).map(|e| e.1),
+            _ => None,
+        };
+        let rank = match self.m.ctx.ty(shaped) {
+            TypeData::MemRef { shape, .. } | TypeData::RankedTensor { shape, .. } => shape.len(),
+            _ => return self.sem_err_at(at, "requires memref or ranked tensor type"),
+        };
+        let TypeData::Vector {
+            shape: vshape,
+            scalable,
+            ..
+        } = self.m.ctx.ty(vector).clone()
+        else {
+            return self.sem_err_at(at, "requires vector type");
+        };
+        let elem = self.m.ctx.ty(shaped).element_type().unwrap_or(shaped);
+        let elem_rank = self.m.ctx.ty(elem).shape().map_or(0, <[i64]>::len);
+        // The minor identity map, where the ranks allow one.
+        let kept = vshape.len().saturating_sub(elem_rank);
+        let minor = if rank == 0 && vshape == [1] {
+            Some(self.parse_attr_text("affine_map<() -> (0)>", at)?)
+        } else if rank >= kept {
+            let dims: Vec<String> = (0..rank).map(|i| format!("d{i}")).collect();
+            let text = format!(
+                "affine_map<({}) -> ({})>",
+                dims.join(", "),
+                dims[rank - kept..].join(", ")
+            );
+            Some(self.parse_attr_text(&text, at)?)
+        } else {
+            None
+        };
+        let mut props = Vec::new();
+        let perm = match (given(self, b"permutation_map"), minor) {
+            (Some(p), _) => p,
+            (None, Some(m)) => {
+                props.push((b"permutation_map"[..].into(), m));
+                m
+            }
+            (None, None) => {
+                return self.sem_err_at(
+                    at,
+                    "expected a custom permutation_map when rank(source) != rank(destination)",
+                )
+            }
+        };
+        if given(self, b"in_bounds").is_none() {
+            let n = match self.m.ctx.attr(perm) {
+                AttrData::AffineMap(m) => m.results.len(),
+                _ => return self.sem_err_at(at, "expected an affine map as permutation_map"),
+            };
+            let list = vec!["false"; n].join(", ");
+            let a = self.parse_attr_text(&format!("[{list}]"), at)?;
+            props.push((b"in_bounds"[..].into(), a));
+        }
+        let mask_type = if !has_mask {
+            None
+        } else if Some(perm) == minor && elem_rank == 0 {
+            let i1 = self.m.ctx.intern_type(TypeData::signless(1));
+            let shape = if vshape.is_empty() { vec![1] } else { vshape };
+            Some(self.m.ctx.intern_type(TypeData::Vector {
+                shape,
+                scalable,
+                elem: i1,
+            }))
+        } else {
+            return self.unsupported(syn, at, "the mask type of a permutation map");
+        };
+        Ok((props, mask_type))
+    }
+
+    /// `shape.const_shape attr-dict? [extents] : type` (MLIR's
+    /// `ConstShapeOp::parse`): the extents are a `tensor<Nxindex>`.
+    pub(super) fn parse_const_shape(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let attrs = self
+            .is(Tok::LBrace)
+            .then(|| self.parse_dictionary())
+            .transpose()?;
+        let at = self.tok.start;
+        let mut extents = Vec::new();
+        self.comma_list(Tok::LSquare, Tok::RSquare, "'[' and the extents", |p| {
+            let neg = p.eat(Tok::Minus);
+            let t = p.expect(Tok::Integer, "an extent")?;
+            let digits = lossy(&p.src[t.start..t.end]);
+            let v = digits
+                .parse::<i128>()
+                .ok()
+                .map(|v| if neg { -v } else { v })
+                .and_then(|v| i64::try_from(v).ok());
+            match v {
+                Some(v) => extents.push(v),
+                None => return p.err_at(t.start, "extent out of range"),
+            }
+            Ok(())
+        })?;
+        let list: Vec<String> = extents.iter().map(i64::to_string).collect();
+        let text = if list.is_empty() {
+            "dense<> : tensor<0xindex>".to_string()
+        } else {
+            format!(
+                "dense<[{}]> : tensor<{}xindex>",
+                list.join(", "),
+                list.len()
+            )
+        };
+        let shape = self.parse_attr_text(&text, at)?;
+        self.expect(Tok::Colon, "':' and the result type")?;
+        let ty = self.parse_type()?;
+        self.finish_hand_written(
+            syn,
+            &[],
+            &[ty],
+            vec![(b"shape"[..].into(), shape)],
+            attrs,
+            Vec::new(),
             name_at,
             results_start,
         )

@@ -50,6 +50,15 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     }),
     ("scf.for", |p, s, at, r| p.parse_scf_for(s, at, r)),
     ("scf.if", |p, s, at, r| p.parse_scf_if(s, at, r)),
+    ("vector.transfer_read", |p, s, at, r| {
+        p.parse_transfer_read(s, at, r)
+    }),
+    ("vector.transfer_write", |p, s, at, r| {
+        p.parse_transfer_write(s, at, r)
+    }),
+    ("shape.const_shape", |p, s, at, r| {
+        p.parse_const_shape(s, at, r)
+    }),
 ];
 
 /// A value use as the parser keeps it: name, result number, offset.
