@@ -2,6 +2,8 @@
 # Builds the seed corpora of the fuzz targets from ../shared/corpus (or
 # $RMLIR_CORPUS) into fuzz/corpus/<target>/ (git-ignored):
 #   text_parser, text_roundtrip   every case's generic.mlir
+#   custom_form                   every case's input.mlir and pretty.mlir
+#                                 (text in the custom form)
 #   bytecode_eager, bytecode_lazy,
 #   verify                        every case's v6.mlirbc, the real-client
 #                                 modules, upstream's own .mlirbc tests,
@@ -26,7 +28,7 @@ max="${SEED_MAX_BYTES:-65536}"
 [[ -d $corpus/cases ]] || { echo "seed.sh: no corpus at $corpus/cases" >&2; exit 1; }
 out="${CORPUS_OUT:-$here/corpus}"
 stride="${SEED_STRIDE:-1}"
-mkdir -p "$out"/{text_parser,text_roundtrip,bytecode_eager,bytecode_lazy,verify,structured,amplification,declared_dialect}
+mkdir -p "$out"/{text_parser,text_roundtrip,custom_form,bytecode_eager,bytecode_lazy,verify,structured,amplification,declared_dialect}
 
 copy() { # copy SRC NAME DIR...
   local src=$1 name=$2; shift 2
@@ -41,6 +43,8 @@ for c in "$corpus"/cases/* "$corpus"/real-client/cases/*; do
   id=$(basename "$c")
   amp=(); (( (i - 1) % (stride * 8) == 0 )) && amp=(amplification)
   if [[ -f $c/generic.mlir ]]; then copy "$c/generic.mlir" "$id.mlir" text_parser text_roundtrip "${amp[@]}"; n_text=$((n_text+1)); fi
+  copy "$c/input.mlir" "$id.input.mlir" custom_form
+  copy "$c/pretty.mlir" "$id.pretty.mlir" custom_form
   if [[ -f $c/v6.mlirbc ]]; then copy "$c/v6.mlirbc" "$id.mlirbc" bytecode_eager bytecode_lazy verify "${amp[@]}"; n_bc=$((n_bc+1)); fi
 done
 if [[ -d $corpus/upstream-bytecode ]]; then

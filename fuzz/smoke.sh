@@ -10,7 +10,7 @@ secs="${FUZZ_SECONDS:-20}"
 # the targets build and run; finding bugs is the long runs' job).
 seed="${FUZZ_SEED:-1}"
 export RUSTC_BOOTSTRAP=1
-targets=(text_parser bytecode_eager bytecode_lazy verify text_roundtrip structured amplification declared_dialect)
+targets=(text_parser custom_form bytecode_eager bytecode_lazy verify text_roundtrip structured amplification declared_dialect)
 opts=(--sanitizer none --release --debug-assertions)
 cargo fuzz build "${opts[@]}"
 SEED_STRIDE="${SEED_STRIDE:-20}" CORPUS_OUT="$PWD/target/smoke-corpus" bash seed.sh >/dev/null

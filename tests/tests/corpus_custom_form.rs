@@ -14,8 +14,13 @@
 //! The test also fails when fewer cases are equal than the figure last
 //! measured (`AT_LEAST_EQUAL`), so the count only grows.
 //!
-//! `RMLIR_CUSTOM_FORM_REPORT=FILE` writes one line per case: id, outcome,
-//! the op dialects of its manifest row and the first difference or error.
+//! The same is measured of mlir-opt's own custom print of each case
+//! (`pretty.mlir`, assertion `pretty`), against its generic print of that
+//! file.
+//!
+//! `RMLIR_CUSTOM_FORM_REPORT=FILE` (`RMLIR_PRETTY_FORM_REPORT` for the
+//! second) writes one line per case: id, outcome, the op dialects of its
+//! manifest row and the first difference or error.
 
 use rmlir_reader::{parse_module, ErrorKind};
 use rmlir_tests::{case_dirs, corpus_dir, first_diff, known_failures};
@@ -25,6 +30,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Cases equal on 2026-11-26 (see the closing table of BENCHMARKS.md's
 /// custom-form section): the floor the count may not fall below.
 const AT_LEAST_EQUAL: usize = 2831;
+
+/// The same floor for mlir-opt's own custom prints (`pretty.mlir`).
+const AT_LEAST_EQUAL_PRETTY: usize = 2981;
 
 /// The manifest's op dialects of each case.
 fn op_dialects() -> BTreeMap<String, String> {
@@ -40,13 +48,16 @@ fn op_dialects() -> BTreeMap<String, String> {
         .collect()
 }
 
-#[test]
-fn corpus_inputs_in_custom_form_print_as_mlir_opt_generic() {
+/// One measure: `source` of every case parsed and printed generic against
+/// `expected` (the first of those files the case has), the differences
+/// checked against the `assertion` rows of the known-failures file; the
+/// report goes to the file `report_var` names. Returns the equal count.
+fn measure(source: &str, expected: &[&str], assertion: &str, report_var: &str) -> usize {
     let dialects = op_dialects();
     let known = known_failures("custom-form.tsv");
     let known_ids: BTreeSet<&str> = known
         .iter()
-        .filter(|(a, _)| a == "custom")
+        .filter(|(a, _)| a == assertion)
         .map(|(_, id)| id.as_str())
         .collect();
     let mut report = String::new();
@@ -55,10 +66,13 @@ fn corpus_inputs_in_custom_form_print_as_mlir_opt_generic() {
     let mut unlisted = Vec::new();
     let mut now_pass = Vec::new();
     for case in case_dirs("cases") {
-        let (Ok(input), Ok(expected)) = (
-            std::fs::read(case.join("input.mlir")),
-            std::fs::read_to_string(case.join("generic.mlir")),
-        ) else {
+        let Ok(input) = std::fs::read(case.join(source)) else {
+            continue;
+        };
+        let Some(expected) = expected
+            .iter()
+            .find_map(|f| std::fs::read_to_string(case.join(f)).ok())
+        else {
             continue;
         };
         let id = case.file_name().unwrap().to_string_lossy().into_owned();
@@ -69,7 +83,7 @@ fn corpus_inputs_in_custom_form_print_as_mlir_opt_generic() {
             continue;
         }
         total += 1;
-        let (outcome, detail) = match parse_module(&input, "input.mlir") {
+        let (outcome, detail) = match parse_module(&input, source) {
             Err(e) if e.kind() == ErrorKind::Unsupported => ("refused", e.to_string()),
             Err(e) => ("different", format!("error: {e}")),
             Ok(m) => {
@@ -109,11 +123,11 @@ fn corpus_inputs_in_custom_form_print_as_mlir_opt_generic() {
             .replace(['\n', '\t'], " ");
         report.push_str(&format!("{id}\t{outcome}\t{ds}\t{one_line}\n"));
     }
-    if let Ok(path) = std::env::var("RMLIR_CUSTOM_FORM_REPORT") {
+    if let Ok(path) = std::env::var(report_var) {
         std::fs::write(path, &report).unwrap();
     }
     eprintln!(
-        "custom form: {equal}/{total} equal, {refused} refused, {} different",
+        "{source} in custom form: {equal}/{total} equal, {refused} refused, {} different",
         total - equal - refused
     );
     for (d, (p, t)) in &per_dialect {
@@ -125,16 +139,45 @@ fn corpus_inputs_in_custom_form_print_as_mlir_opt_generic() {
     );
     assert!(
         unlisted.is_empty(),
-        "{} cases differ from mlir-opt and are not in tests/known-failures/custom-form.tsv:\n{}",
+        "{} cases differ from mlir-opt and are not `{assertion}` rows of tests/known-failures/custom-form.tsv:\n{}",
         unlisted.len(),
         unlisted.join("\n")
     );
     assert!(
         now_pass.is_empty(),
-        "listed cases now equal (remove them from custom-form.tsv): {now_pass:?}"
+        "listed `{assertion}` cases now equal (remove them from custom-form.tsv): {now_pass:?}"
+    );
+    equal
+}
+
+#[test]
+fn corpus_inputs_in_custom_form_print_as_mlir_opt_generic() {
+    let equal = measure(
+        "input.mlir",
+        &["generic.mlir"],
+        "custom",
+        "RMLIR_CUSTOM_FORM_REPORT",
     );
     assert!(
         equal >= AT_LEAST_EQUAL,
         "{equal} cases equal, fewer than the {AT_LEAST_EQUAL} measured before"
+    );
+}
+
+/// mlir-opt's own custom print of each case (`pretty.mlir`), read as
+/// `pretty.mlir`: its generic print is mlir-opt's generic print of that
+/// file (`pretty.generic.mlir` where mlir-opt's re-parse moves locations,
+/// else `generic.mlir`).
+#[test]
+fn mlir_opt_custom_prints_read_back_as_mlir_opt_reads_them() {
+    let equal = measure(
+        "pretty.mlir",
+        &["pretty.generic.mlir", "generic.mlir"],
+        "pretty",
+        "RMLIR_PRETTY_FORM_REPORT",
+    );
+    assert!(
+        equal >= AT_LEAST_EQUAL_PRETTY,
+        "{equal} cases equal, fewer than the {AT_LEAST_EQUAL_PRETTY} measured before"
     );
 }
