@@ -584,4 +584,47 @@ impl<'a> Parser<'a> {
             results_start,
         )
     }
+
+    /// `arith.select %cond, %a, %b attr-dict? : (condition type,)? type`
+    /// (MLIR's `SelectOp::parse`): the condition is `i1` unless its type
+    /// is given (a mask).
+    pub(super) fn parse_arith_select(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let mut uses = Vec::with_capacity(3);
+        for i in 0..3 {
+            if i > 0 {
+                self.expect(Tok::Comma, "','")?;
+            }
+            uses.push(self.parse_value_use()?);
+        }
+        let attrs = self
+            .is(Tok::LBrace)
+            .then(|| self.parse_dictionary())
+            .transpose()?;
+        self.expect(Tok::Colon, "':' and the type")?;
+        let mut ty = self.parse_type()?;
+        let cond_ty = if self.eat(Tok::Comma) {
+            std::mem::replace(&mut ty, self.parse_type()?)
+        } else {
+            self.m.ctx.intern_type(TypeData::signless(1))
+        };
+        let mut operands = Vec::with_capacity(3);
+        for (u, t) in uses.iter().zip([cond_ty, ty, ty]) {
+            operands.push(self.resolve_value_use(u.0, u.1, u.2, t)?);
+        }
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &[ty],
+            Vec::new(),
+            attrs,
+            Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
 }

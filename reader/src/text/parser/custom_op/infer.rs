@@ -57,6 +57,16 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
+        // Result types an op's C++ `inferReturnTypes` computes, ported.
+        if parts.result_types.iter().any(Option::is_none) {
+            if let Some((_, infer)) = INFERRED_RESULTS.iter().find(|(n, _)| *n == syn.name) {
+                if let Some(types) = infer(self, syn, parts) {
+                    for (slot, t) in parts.result_types.iter_mut().zip(types) {
+                        slot.get_or_insert(vec![t]);
+                    }
+                }
+            }
+        }
         for (i, spec) in syn.operands.iter().enumerate() {
             if parts.operand_types[i].is_none() && !parts.operands[i].is_empty() {
                 return self.unsupported(
@@ -177,28 +187,13 @@ impl<'a> Parser<'a> {
     }
 
     /// A `TypesMatchWith` transformer (C++ over `$_self`) applied to `t`,
-    /// for the transformers whose meaning is known.
+    /// for the transformers whose meaning is ported ([`Transformer`]).
     fn transform_type(&mut self, transformer: &str, t: TypeId) -> Option<TypeId> {
-        let tr: String = transformer.chars().filter(|c| !c.is_whitespace()).collect();
-        match tr.as_str() {
-            "$_self" => Some(t),
-            "getElementTypeOrSelf($_self)"
-            | "::mlir::getElementTypeOrSelf($_self)"
-            | "mlir::getElementTypeOrSelf($_self)" => {
-                Some(self.m.ctx.ty(t).element_type().unwrap_or(t))
-            }
-            "::llvm::cast<ShapedType>($_self).getElementType()"
-            | "::llvm::cast<::mlir::ShapedType>($_self).getElementType()"
-            | "llvm::cast<ShapedType>($_self).getElementType()"
-            | "::llvm::cast<VectorType>($_self).getElementType()"
-            | "::llvm::cast<MemRefType>($_self).getElementType()"
-            | "::llvm::cast<TensorType>($_self).getElementType()"
-            | "::llvm::cast<::mlir::VectorType>($_self).getElementType()"
-            | "::llvm::cast<::mlir::MemRefType>($_self).getElementType()"
-            | "::llvm::cast<::mlir::TensorType>($_self).getElementType()" => {
-                self.m.ctx.ty(t).element_type()
-            }
-            "getI1SameShape($_self)" | "::getI1SameShape($_self)" => {
+        match Transformer::of(transformer)? {
+            Transformer::Same => Some(t),
+            Transformer::ElementType => self.m.ctx.ty(t).element_type(),
+            Transformer::ElementTypeOrSelf => Some(self.m.ctx.ty(t).element_type().unwrap_or(t)),
+            Transformer::I1SameShape => {
                 let i1 = self.m.ctx.intern_type(TypeData::signless(1));
                 let data = match self.m.ctx.ty(t).clone() {
                     TypeData::Vector {
@@ -220,7 +215,142 @@ impl<'a> Parser<'a> {
                 };
                 Some(self.m.ctx.intern_type(data))
             }
-            _ => None,
+        }
+    }
+}
+
+/// An op's `inferReturnTypes`, ported: its results' types from what its
+/// syntax read, or `None` where they cannot be known.
+type InferResults = for<'a> fn(&mut Parser<'a>, &OpSyntax, &Parts<'a>) -> Option<Vec<TypeId>>;
+
+/// The ops whose `inferReturnTypes` is ported, by name.
+const INFERRED_RESULTS: &[(&str, InferResults)] = &[("vector.shuffle", |p, syn, parts| {
+    p.infer_shuffle(syn, parts)
+})];
+
+impl<'a> Parser<'a> {
+    /// `vector.shuffle`: a vector of as many leading elements as the mask
+    /// has (at least one), then `v1`'s trailing dimensions, of `v1`'s
+    /// element type.
+    fn infer_shuffle(&mut self, syn: &OpSyntax, parts: &Parts<'a>) -> Option<Vec<TypeId>> {
+        let v1 = syn.operands.iter().position(|o| o.name == "v1")?;
+        let mask = syn.attrs.iter().position(|a| a.name == "mask")?;
+        let v1 = *parts.operand_types[v1].as_ref()?.first()?;
+        let len = match self.m.ctx.attr(parts.attrs[mask]?) {
+            AttrData::DenseArray { data, .. } => data.len() / 8,
+            _ => return None,
+        };
+        let TypeData::Vector { shape, elem, .. } = self.m.ctx.ty(v1).clone() else {
+            return None;
+        };
+        let mut out = vec![len.max(1) as i64];
+        out.extend(shape.iter().skip(1));
+        Some(vec![self.m.ctx.intern_type(TypeData::Vector {
+            shape: out,
+            scalable: Vec::new(),
+            elem,
+        })])
+    }
+}
+
+/// The `TypesMatchWith` transformers whose meaning is ported, each
+/// recognized in the spellings ODS files use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Transformer {
+    /// `$_self`, `::llvm::cast<Type>($_self)`.
+    Same,
+    /// `::llvm::cast<ShapedType>($_self).getElementType()` and the like
+    /// (`VectorType`, `TensorType`, `MemRefType`, `ComplexType`, …); also
+    /// a list of as many element types as the type has elements (the
+    /// operand group's count gives how many).
+    ElementType,
+    /// `getElementTypeOrSelf($_self)`.
+    ElementTypeOrSelf,
+    /// `getI1SameShape($_self)` and `cloneWith({}, i1)`: the same shape
+    /// of `i1`, or `i1` for a scalar.
+    I1SameShape,
+}
+
+impl Transformer {
+    fn of(cpp: &str) -> Option<Transformer> {
+        let mut t: String = cpp.chars().filter(|c| !c.is_whitespace()).collect();
+        for prefix in ["::llvm::", "llvm::", "::mlir::", "mlir::"] {
+            t = t.replace(prefix, "");
+        }
+        const SHAPED: &[&str] = &[
+            "ShapedType",
+            "VectorType",
+            "TensorType",
+            "RankedTensorType",
+            "MemRefType",
+            "ComplexType",
+        ];
+        let element_of = |s: &str| {
+            SHAPED
+                .iter()
+                .any(|c| s == format!("cast<{c}>($_self).getElementType()"))
+        };
+        Some(match t.as_str() {
+            "$_self" | "cast<Type>($_self)" => Transformer::Same,
+            "getElementTypeOrSelf($_self)" => Transformer::ElementTypeOrSelf,
+            "getI1SameShape($_self)"
+            | "::getI1SameShape($_self)"
+            | "cast<VectorType>($_self).cloneWith({},IntegerType::get($_ctxt,1))"
+            | "cast<ShapedType>($_self).clone(IntegerType::get($_self.getContext(),1))" => {
+                Transformer::I1SameShape
+            }
+            s if element_of(s) => Transformer::ElementType,
+            s => {
+                // `SmallVector<Type, N>(cast<C>($_self).getNumElements(),
+                // cast<C>($_self).getElementType())`.
+                let inner = s
+                    .strip_prefix("SmallVector<Type")?
+                    .split_once(">(")?
+                    .1
+                    .strip_suffix(')')?;
+                let (count, elem) = inner.split_once(',')?;
+                let ok = SHAPED.iter().any(|c| {
+                    count == format!("cast<{c}>($_self).getNumElements()")
+                        && elem == format!("cast<{c}>($_self).getElementType()")
+                });
+                if !ok {
+                    return None;
+                }
+                Transformer::ElementType
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Transformer;
+
+    #[test]
+    fn transformers_are_recognized_in_their_ods_spellings() {
+        let cases = [
+            ("$_self", Some(Transformer::Same)),
+            ("::llvm::cast<Type>($_self)", Some(Transformer::Same)),
+            (
+                "::llvm::cast<::mlir::ShapedType>($_self).getElementType()",
+                Some(Transformer::ElementType),
+            ),
+            (
+                "SmallVector<Type, 2>(::llvm::cast<RankedTensorType>($_self).getNumElements(), ::llvm::cast<RankedTensorType>($_self).getElementType())",
+                Some(Transformer::ElementType),
+            ),
+            (
+                "::llvm::cast<mlir::VectorType>($_self).cloneWith({}, IntegerType::get($_ctxt, 1))",
+                Some(Transformer::I1SameShape),
+            ),
+            ("getUnaryOpResultType($_self)", None),
+            (
+                "SmallVector<Type, 2>(::llvm::cast<RankedTensorType>($_self).getNumElements(), ::llvm::cast<VectorType>($_self).getElementType())",
+                None,
+            ),
+        ];
+        for (cpp, want) in cases {
+            assert_eq!(Transformer::of(cpp), want, "{cpp}");
         }
     }
 }

@@ -59,6 +59,7 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("shape.const_shape", |p, s, at, r| {
         p.parse_const_shape(s, at, r)
     }),
+    ("arith.select", |p, s, at, r| p.parse_arith_select(s, at, r)),
 ];
 
 /// A value use as the parser keeps it: name, result number, offset.
