@@ -627,4 +627,292 @@ impl<'a> Parser<'a> {
             results_start,
         )
     }
+
+    /// `scf.parallel (%i, …) = (%lb, …) to (%ub, …) step (%s, …) (init
+    /// (%x, …))? (-> types)? region attr-dict?` (MLIR's
+    /// `ParallelOp::parse`); the body ends with `scf.reduce` where the text
+    /// leaves it out.
+    pub(super) fn parse_scf_parallel(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let mut ivs = Vec::new();
+        self.comma_list(
+            Tok::LParen,
+            Tok::RParen,
+            "'(' and the induction variables",
+            |p| {
+                ivs.push(p.parse_value_use()?);
+                Ok(())
+            },
+        )?;
+        self.expect(Tok::Equal, "'='")?;
+        let index = self.m.ctx.intern_type(TypeData::Index);
+        let mut operands = Vec::new();
+        let mut groups = Vec::new();
+        for (i, kw) in ["", "to", "step"].into_iter().enumerate() {
+            if i > 0 {
+                self.expect_kw(kw)?;
+            }
+            let uses = self.paren_value_uses()?;
+            if uses.len() != ivs.len() {
+                return self.err(format!(
+                    "expected {} operands, one per induction variable",
+                    ivs.len()
+                ));
+            }
+            for u in &uses {
+                operands.push(self.resolve_value_use(u.0, u.1, u.2, index)?);
+            }
+            groups.push(uses.len());
+        }
+        let inits = if self.is_kw("init") {
+            self.bump();
+            self.paren_value_uses()?
+        } else {
+            Vec::new()
+        };
+        let result_types = if self.eat(Tok::Arrow) {
+            self.arrow_type_list_rest()?
+        } else {
+            Vec::new()
+        };
+        let entry: Vec<EntryArg<'a>> = ivs
+            .iter()
+            .map(|u| EntryArg {
+                name: u.0,
+                at: u.2,
+                ty: index,
+                loc: None,
+            })
+            .collect();
+        let region = self.m.new_region();
+        self.parse_region_into(region, &entry)?;
+        groups.push(inits.len());
+        let sizes = self.segment_sizes(&groups, name_at)?;
+        let attrs = self
+            .is(Tok::LBrace)
+            .then(|| self.parse_dictionary())
+            .transpose()?;
+        if inits.len() != result_types.len() {
+            return self.sem_err_at(
+                name_at,
+                format!(
+                    "{} operands present, but expected {}",
+                    inits.len(),
+                    result_types.len()
+                ),
+            );
+        }
+        for (u, t) in inits.iter().zip(&result_types) {
+            operands.push(self.resolve_value_use(u.0, u.1, u.2, *t)?);
+        }
+        if let Some(term) = syn.implicit_terminator() {
+            self.ensure_terminator(region, term, name_at)?;
+        }
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &result_types,
+            vec![(b"operandSegmentSizes"[..].into(), sizes)],
+            attrs,
+            vec![region],
+            name_at,
+            results_start,
+        )
+    }
+
+    /// `(%a, …)`: values in parentheses.
+    fn paren_value_uses(&mut self) -> Result<Vec<Use<'a>>> {
+        let mut v = Vec::new();
+        self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
+            v.push(p.parse_value_use()?);
+            Ok(())
+        })?;
+        Ok(v)
+    }
+
+    /// `scf.while ((%a = %init, …))? : (types) -> (types) region do region
+    /// (attributes {…})?` (MLIR's `WhileOp::parse`).
+    pub(super) fn parse_scf_while(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let mut args = Vec::new();
+        let mut inits = Vec::new();
+        if self.is(Tok::LParen) {
+            self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
+                args.push(p.parse_value_use()?);
+                p.expect(Tok::Equal, "'='")?;
+                inits.push(p.parse_value_use()?);
+                Ok(())
+            })?;
+        }
+        self.expect(Tok::Colon, "':' and the function type")?;
+        let type_at = self.tok.start;
+        let fty = self.parse_type()?;
+        let TypeData::Function { inputs, results } = self.m.ctx.ty(fty).clone() else {
+            return self.sem_err_at(type_at, "expected a function type");
+        };
+        if inputs.len() != inits.len() {
+            return self.sem_err_at(
+                type_at,
+                format!(
+                    "expected as many input types as operands (expected {} got {})",
+                    inits.len(),
+                    inputs.len()
+                ),
+            );
+        }
+        let mut operands = Vec::new();
+        for (u, t) in inits.iter().zip(&inputs) {
+            operands.push(self.resolve_value_use(u.0, u.1, u.2, *t)?);
+        }
+        let entry: Vec<EntryArg<'a>> = args
+            .iter()
+            .zip(&inputs)
+            .map(|(u, t)| EntryArg {
+                name: u.0,
+                at: u.2,
+                ty: *t,
+                loc: None,
+            })
+            .collect();
+        let before = self.m.new_region();
+        self.parse_region_into(before, &entry)?;
+        self.expect_kw("do")?;
+        let after = self.parse_region()?;
+        let attrs = if self.is_kw("attributes") {
+            self.bump();
+            Some(self.parse_dictionary()?)
+        } else {
+            None
+        };
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &results,
+            Vec::new(),
+            attrs,
+            vec![before, after],
+            name_at,
+            results_start,
+        )
+    }
+
+    /// `vector.contract {indexing_maps, iterator_types, …} %lhs, %rhs, %acc
+    /// (, %lhs_mask, %rhs_mask)? attr-dict? : lhs type, rhs type into type`
+    /// (MLIR's `ContractionOp::parse`): iterator types written as strings
+    /// become `#vector.iterator_type<…>`, and `kind` defaults to `add`.
+    pub(super) fn parse_vector_contract(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let at = self.tok.start;
+        let dict = self.parse_attr(None)?;
+        let AttrData::Dictionary(mut entries) = self.m.ctx.attr(dict).clone() else {
+            return self.sem_err_at(at, "expected a dictionary of the contraction's attributes");
+        };
+        let mut uses = Vec::new();
+        for i in 0..3 {
+            if i > 0 {
+                self.expect(Tok::Comma, "','")?;
+            }
+            uses.push(self.parse_value_use()?);
+        }
+        let mut masks = Vec::new();
+        while self.eat(Tok::Comma) {
+            masks.push(self.parse_value_use()?);
+        }
+        let attrs = self
+            .is(Tok::LBrace)
+            .then(|| self.parse_dictionary())
+            .transpose()?;
+        self.expect(Tok::Colon, "':' and the types")?;
+        let mut types = vec![self.parse_type()?];
+        while self.eat(Tok::Comma) {
+            types.push(self.parse_type()?);
+        }
+        self.expect_kw("into")?;
+        let result = self.parse_type()?;
+        if types.len() < 2 {
+            return self.sem_err_at(at, "expected the types of both operands");
+        }
+        let mut operands = vec![
+            self.resolve_value_use(uses[0].0, uses[0].1, uses[0].2, types[0])?,
+            self.resolve_value_use(uses[1].0, uses[1].1, uses[1].2, types[1])?,
+            self.resolve_value_use(uses[2].0, uses[2].1, uses[2].2, result)?,
+        ];
+        // Iterator types as strings, as tests still write them.
+        let Some(iters) = entries
+            .iter()
+            .position(|(k, _)| &k[..] == b"iterator_types")
+        else {
+            return self.sem_err_at(at, "expected iterator_types array attribute");
+        };
+        let AttrData::Array(list) = self.m.ctx.attr(entries[iters].1).clone() else {
+            return self.sem_err_at(at, "expected iterator_types array attribute");
+        };
+        let mut converted = Vec::with_capacity(list.len());
+        for a in list {
+            converted.push(match self.m.ctx.attr(a).clone() {
+                AttrData::String { value, .. } => {
+                    let word = lossy(&value);
+                    if word != "parallel" && word != "reduction" {
+                        return self.sem_err_at(at, format!("unexpected iterator_type ({word})"));
+                    }
+                    self.parse_attr_text(&format!("#vector.iterator_type<{word}>"), at)?
+                }
+                _ => a,
+            });
+        }
+        entries[iters].1 = self.m.ctx.intern_attr(AttrData::Array(converted));
+        if !entries.iter().any(|(k, _)| &k[..] == b"kind") {
+            let kind = self.parse_attr_text("#vector.kind<add>", at)?;
+            entries.push((b"kind"[..].into(), kind));
+        }
+        if !masks.is_empty() {
+            if masks.len() != 2 {
+                return self.sem_err_at(at, "expected zero or exactly 2 vector mask operands");
+            }
+            let i1 = self.m.ctx.intern_type(TypeData::signless(1));
+            for (u, t) in masks.iter().zip(&types[..2]) {
+                let TypeData::Vector {
+                    shape, scalable, ..
+                } = self.m.ctx.ty(*t).clone()
+                else {
+                    return self.sem_err_at(at, "expected vector operands with masks");
+                };
+                let mt = self.m.ctx.intern_type(TypeData::Vector {
+                    shape,
+                    scalable,
+                    elem: i1,
+                });
+                operands.push(self.resolve_value_use(u.0, u.1, u.2, mt)?);
+            }
+        }
+        // The dictionary's entries are attributes like those of the
+        // `attr-dict` (MLIR appends them): split by the same rule.
+        if let Some(AttrData::Dictionary(more)) = attrs.map(|a| self.m.ctx.attr(a).clone()) {
+            entries.extend(more);
+        }
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let all = self.m.ctx.intern_attr(AttrData::Dictionary(entries));
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &[result],
+            Vec::new(),
+            Some(all),
+            Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
 }

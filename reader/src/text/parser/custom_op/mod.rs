@@ -60,6 +60,11 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
         p.parse_const_shape(s, at, r)
     }),
     ("arith.select", |p, s, at, r| p.parse_arith_select(s, at, r)),
+    ("scf.parallel", |p, s, at, r| p.parse_scf_parallel(s, at, r)),
+    ("scf.while", |p, s, at, r| p.parse_scf_while(s, at, r)),
+    ("vector.contract", |p, s, at, r| {
+        p.parse_vector_contract(s, at, r)
+    }),
 ];
 
 /// A value use as the parser keeps it: name, result number, offset.
