@@ -915,4 +915,54 @@ impl<'a> Parser<'a> {
             results_start,
         )
     }
+
+    /// `affine.apply #map(%dims…)[%symbols…] attr-dict?` and
+    /// `affine.min`/`affine.max` of the same syntax (MLIR's
+    /// `AffineApplyOp::parse`, `parseAffineMinMaxOp`): every operand and
+    /// result is an `index`; `affine.apply` has a result per map result.
+    pub(super) fn parse_affine_map_op(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let at = self.tok.start;
+        let map = self.parse_attr(None)?;
+        let (dims, symbols, results) = match self.m.ctx.attr(map) {
+            AttrData::AffineMap(m) => {
+                (m.num_dims as usize, m.num_symbols as usize, m.results.len())
+            }
+            _ => return self.sem_err_at(at, "expected an affine map"),
+        };
+        let d = self.paren_value_uses()?;
+        let sy = if self.is(Tok::LSquare) {
+            self.bracketed_value_uses()?
+        } else {
+            Vec::new()
+        };
+        let attrs = self
+            .is(Tok::LBrace)
+            .then(|| self.parse_dictionary())
+            .transpose()?;
+        let is_apply = syn.name == "affine.apply";
+        if is_apply && (d.len() != dims || sy.len() != symbols) {
+            return self.sem_err_at(name_at, "dimension or symbol index mismatch");
+        }
+        let index = self.m.ctx.intern_type(TypeData::Index);
+        let mut operands = Vec::with_capacity(d.len() + sy.len());
+        for u in d.iter().chain(&sy) {
+            operands.push(self.resolve_value_use(u.0, u.1, u.2, index)?);
+        }
+        let result_types = vec![index; if is_apply { results } else { 1 }];
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &result_types,
+            vec![(b"map"[..].into(), map)],
+            attrs,
+            Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
 }

@@ -61,6 +61,11 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     }),
     ("arith.select", |p, s, at, r| p.parse_arith_select(s, at, r)),
     ("scf.parallel", |p, s, at, r| p.parse_scf_parallel(s, at, r)),
+    ("affine.apply", |p, s, at, r| {
+        p.parse_affine_map_op(s, at, r)
+    }),
+    ("affine.min", |p, s, at, r| p.parse_affine_map_op(s, at, r)),
+    ("affine.max", |p, s, at, r| p.parse_affine_map_op(s, at, r)),
     ("scf.while", |p, s, at, r| p.parse_scf_while(s, at, r)),
     ("vector.contract", |p, s, at, r| {
         p.parse_vector_contract(s, at, r)
