@@ -114,6 +114,97 @@ pub struct TypesMatchWith {
     pub lhs: String,
     pub rhs: String,
     pub transformer: String,
+    #[serde(skip)]
+    kind: OnceLock<Option<TypeTransformer>>,
+}
+
+impl TypesMatchWith {
+    /// What the transformer computes, where its meaning is known.
+    pub fn kind(&self) -> Option<TypeTransformer> {
+        *self
+            .kind
+            .get_or_init(|| TypeTransformer::of(&self.transformer))
+    }
+}
+
+/// The `TypesMatchWith` transformers whose meaning is known, each
+/// recognized in the spellings ODS files use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeTransformer {
+    /// `$_self`, `::llvm::cast<Type>($_self)`.
+    Same,
+    /// `::llvm::cast<ShapedType>($_self).getElementType()` and the like
+    /// (`VectorType`, `TensorType`, `MemRefType`, `ComplexType`, …); also
+    /// a list of as many element types as the type has elements (the
+    /// operand group's count gives how many).
+    ElementType,
+    /// `getElementTypeOrSelf($_self)`.
+    ElementTypeOrSelf,
+    /// `getI1SameShape($_self)` and `cloneWith({}, i1)`: the same shape
+    /// of `i1`, or `i1` for a scalar.
+    I1SameShape,
+}
+
+impl TypeTransformer {
+    /// The transformer a C++ expression over `$_self` is, if known.
+    pub fn of(cpp: &str) -> Option<TypeTransformer> {
+        let mut t: String = cpp.chars().filter(|c| !c.is_whitespace()).collect();
+        for prefix in ["::llvm::", "llvm::", "::mlir::", "mlir::"] {
+            t = t.replace(prefix, "");
+        }
+        const SHAPED: &[&str] = &[
+            "ShapedType",
+            "VectorType",
+            "TensorType",
+            "RankedTensorType",
+            "MemRefType",
+            "ComplexType",
+        ];
+        let element_of = |s: &str| {
+            SHAPED
+                .iter()
+                .any(|c| s == format!("cast<{c}>($_self).getElementType()"))
+        };
+        Some(match t.as_str() {
+            "$_self" | "cast<Type>($_self)" => TypeTransformer::Same,
+            "getElementTypeOrSelf($_self)" => TypeTransformer::ElementTypeOrSelf,
+            "getI1SameShape($_self)"
+            | "::getI1SameShape($_self)"
+            | "cast<VectorType>($_self).cloneWith({},IntegerType::get($_ctxt,1))"
+            | "cast<ShapedType>($_self).clone(IntegerType::get($_self.getContext(),1))" => {
+                TypeTransformer::I1SameShape
+            }
+            s if element_of(s) => TypeTransformer::ElementType,
+            s => {
+                // `SmallVector<Type, N>(cast<C>($_self).getNumElements(),
+                // cast<C>($_self).getElementType())`.
+                let inner = s
+                    .strip_prefix("SmallVector<Type")?
+                    .split_once(">(")?
+                    .1
+                    .strip_suffix(')')?;
+                let (count, elem) = inner.split_once(',')?;
+                let ok = SHAPED.iter().any(|c| {
+                    count == format!("cast<{c}>($_self).getNumElements()")
+                        && elem == format!("cast<{c}>($_self).getElementType()")
+                });
+                if !ok {
+                    return None;
+                }
+                TypeTransformer::ElementType
+            }
+        })
+    }
+}
+
+/// The native traits the format interpreter acts on, found once per op.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TraitFlags {
+    pub same_operands_and_result_type: bool,
+    pub same_type_operands: bool,
+    pub attr_sized_operand_segments: bool,
+    pub attr_sized_result_segments: bool,
+    pub single_block: bool,
 }
 
 /// One op's custom syntax.
@@ -133,6 +224,8 @@ pub struct OpSyntax {
     pub traits: Vec<Trait>,
     #[serde(skip)]
     elements: OnceLock<Result<Vec<Element>, FormatError>>,
+    #[serde(skip)]
+    flags: OnceLock<TraitFlags>,
 }
 
 impl OpSyntax {
@@ -157,8 +250,22 @@ impl OpSyntax {
     /// (`SameOperandsAndResultType`, `AttrSizedOperandSegments`).
     pub fn has_trait(&self, name: &str) -> bool {
         self.traits.iter().any(|t| match t {
-            Trait::Native(n) => n.rsplit("::").next() == Some(name) || n.ends_with(name),
+            Trait::Native(n) => {
+                n.rsplit("::").next() == Some(name)
+                    || n.strip_suffix("::Impl").and_then(|n| n.rsplit("::").next()) == Some(name)
+            }
             _ => false,
+        })
+    }
+
+    /// The native traits the format interpreter acts on.
+    pub fn flags(&self) -> TraitFlags {
+        *self.flags.get_or_init(|| TraitFlags {
+            same_operands_and_result_type: self.has_trait("SameOperandsAndResultType"),
+            same_type_operands: self.has_trait("SameTypeOperands"),
+            attr_sized_operand_segments: self.has_trait("AttrSizedOperandSegments"),
+            attr_sized_result_segments: self.has_trait("AttrSizedResultSegments"),
+            single_block: self.has_trait("SingleBlock"),
         })
     }
 
@@ -252,7 +359,36 @@ mod tests {
         let cmpi = c.get(b"arith.cmpi").unwrap();
         assert_eq!(cmpi.attrs[0].kind, AttrKind::Enum);
         assert_eq!(cmpi.attrs[0].cases[2], ("slt".to_string(), 2));
+        assert!(addi.flags().same_operands_and_result_type);
         let scf_for = c.get(b"scf.for").unwrap();
         assert_eq!(scf_for.implicit_terminator(), Some("scf.yield"));
+    }
+
+    #[test]
+    fn transformers_are_recognized_in_their_ods_spellings() {
+        let cases = [
+            ("$_self", Some(TypeTransformer::Same)),
+            ("::llvm::cast<Type>($_self)", Some(TypeTransformer::Same)),
+            (
+                "::llvm::cast<::mlir::ShapedType>($_self).getElementType()",
+                Some(TypeTransformer::ElementType),
+            ),
+            (
+                "SmallVector<Type, 2>(::llvm::cast<RankedTensorType>($_self).getNumElements(), ::llvm::cast<RankedTensorType>($_self).getElementType())",
+                Some(TypeTransformer::ElementType),
+            ),
+            (
+                "::llvm::cast<mlir::VectorType>($_self).cloneWith({}, IntegerType::get($_ctxt, 1))",
+                Some(TypeTransformer::I1SameShape),
+            ),
+            ("getUnaryOpResultType($_self)", None),
+            (
+                "SmallVector<Type, 2>(::llvm::cast<RankedTensorType>($_self).getNumElements(), ::llvm::cast<VectorType>($_self).getElementType())",
+                None,
+            ),
+        ];
+        for (cpp, want) in cases {
+            assert_eq!(TypeTransformer::of(cpp), want, "{cpp}");
+        }
     }
 }

@@ -588,7 +588,7 @@ impl<'a> Parser<'a> {
         let r = self.parse_region()?;
         if let Some(term) = syn.implicit_terminator() {
             self.ensure_terminator(r, term, name_at)?;
-        } else if syn.has_trait("SingleBlock") && self.m.region(r).blocks.is_empty() {
+        } else if syn.flags().single_block && self.m.region(r).blocks.is_empty() {
             let b = self.m.new_block();
             self.m.push_block(r, b);
         }
@@ -711,11 +711,11 @@ impl<'a> Parser<'a> {
                 entries.push((syn.attrs[i].name.as_bytes().into(), *a));
             }
         }
-        if syn.has_trait("AttrSizedOperandSegments") {
+        if syn.flags().attr_sized_operand_segments {
             let a = self.segment_sizes(&operand_counts, name_at)?;
             entries.push((b"operandSegmentSizes"[..].into(), a));
         }
-        if syn.has_trait("AttrSizedResultSegments") {
+        if syn.flags().attr_sized_result_segments {
             let a = self.segment_sizes(&result_counts, name_at)?;
             entries.push((b"resultSegmentSizes"[..].into(), a));
         }

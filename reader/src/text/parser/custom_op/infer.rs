@@ -1,6 +1,7 @@
 //! The types a format leaves out, from the op's traits (SPEC.md §11.2).
 
 use super::*;
+use rmlir_format::op_format::catalog::TypeTransformer;
 
 impl<'a> Parser<'a> {
     pub(super) fn infer_types(
@@ -29,10 +30,11 @@ impl<'a> Parser<'a> {
         // Matching types, until nothing changes.
         loop {
             let mut changed = false;
-            if syn.has_trait("SameOperandsAndResultType") {
+            let flags = syn.flags();
+            if flags.same_operands_and_result_type {
                 changed |= self.unify(syn, parts, &Tie::All);
             }
-            if syn.has_trait("SameTypeOperands") {
+            if flags.same_type_operands {
                 changed |= self.unify(syn, parts, &Tie::Operands);
             }
             for t in &syn.traits {
@@ -44,7 +46,7 @@ impl<'a> Parser<'a> {
                         let lhs = self.named_type(syn, parts, &types_match_with.lhs);
                         let rhs_known = Self::named_is_set(syn, parts, &types_match_with.rhs);
                         if let (Some(l), false) = (lhs, rhs_known) {
-                            if let Some(r) = self.transform_type(&types_match_with.transformer, l) {
+                            if let Some(r) = self.transform_type(types_match_with.kind(), l) {
                                 self.set_named(syn, parts, &types_match_with.rhs, r);
                                 changed = true;
                             }
@@ -186,14 +188,16 @@ impl<'a> Parser<'a> {
         changed
     }
 
-    /// A `TypesMatchWith` transformer (C++ over `$_self`) applied to `t`,
-    /// for the transformers whose meaning is ported ([`Transformer`]).
-    fn transform_type(&mut self, transformer: &str, t: TypeId) -> Option<TypeId> {
-        match Transformer::of(transformer)? {
-            Transformer::Same => Some(t),
-            Transformer::ElementType => self.m.ctx.ty(t).element_type(),
-            Transformer::ElementTypeOrSelf => Some(self.m.ctx.ty(t).element_type().unwrap_or(t)),
-            Transformer::I1SameShape => {
+    /// A `TypesMatchWith` transformer applied to `t`, where its meaning
+    /// is known.
+    fn transform_type(&mut self, kind: Option<TypeTransformer>, t: TypeId) -> Option<TypeId> {
+        match kind? {
+            TypeTransformer::Same => Some(t),
+            TypeTransformer::ElementType => self.m.ctx.ty(t).element_type(),
+            TypeTransformer::ElementTypeOrSelf => {
+                Some(self.m.ctx.ty(t).element_type().unwrap_or(t))
+            }
+            TypeTransformer::I1SameShape => {
                 let i1 = self.m.ctx.intern_type(TypeData::signless(1));
                 let data = match self.m.ctx.ty(t).clone() {
                     TypeData::Vector {
@@ -250,107 +254,5 @@ impl<'a> Parser<'a> {
             scalable: Vec::new(),
             elem,
         })])
-    }
-}
-
-/// The `TypesMatchWith` transformers whose meaning is ported, each
-/// recognized in the spellings ODS files use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Transformer {
-    /// `$_self`, `::llvm::cast<Type>($_self)`.
-    Same,
-    /// `::llvm::cast<ShapedType>($_self).getElementType()` and the like
-    /// (`VectorType`, `TensorType`, `MemRefType`, `ComplexType`, …); also
-    /// a list of as many element types as the type has elements (the
-    /// operand group's count gives how many).
-    ElementType,
-    /// `getElementTypeOrSelf($_self)`.
-    ElementTypeOrSelf,
-    /// `getI1SameShape($_self)` and `cloneWith({}, i1)`: the same shape
-    /// of `i1`, or `i1` for a scalar.
-    I1SameShape,
-}
-
-impl Transformer {
-    fn of(cpp: &str) -> Option<Transformer> {
-        let mut t: String = cpp.chars().filter(|c| !c.is_whitespace()).collect();
-        for prefix in ["::llvm::", "llvm::", "::mlir::", "mlir::"] {
-            t = t.replace(prefix, "");
-        }
-        const SHAPED: &[&str] = &[
-            "ShapedType",
-            "VectorType",
-            "TensorType",
-            "RankedTensorType",
-            "MemRefType",
-            "ComplexType",
-        ];
-        let element_of = |s: &str| {
-            SHAPED
-                .iter()
-                .any(|c| s == format!("cast<{c}>($_self).getElementType()"))
-        };
-        Some(match t.as_str() {
-            "$_self" | "cast<Type>($_self)" => Transformer::Same,
-            "getElementTypeOrSelf($_self)" => Transformer::ElementTypeOrSelf,
-            "getI1SameShape($_self)"
-            | "::getI1SameShape($_self)"
-            | "cast<VectorType>($_self).cloneWith({},IntegerType::get($_ctxt,1))"
-            | "cast<ShapedType>($_self).clone(IntegerType::get($_self.getContext(),1))" => {
-                Transformer::I1SameShape
-            }
-            s if element_of(s) => Transformer::ElementType,
-            s => {
-                // `SmallVector<Type, N>(cast<C>($_self).getNumElements(),
-                // cast<C>($_self).getElementType())`.
-                let inner = s
-                    .strip_prefix("SmallVector<Type")?
-                    .split_once(">(")?
-                    .1
-                    .strip_suffix(')')?;
-                let (count, elem) = inner.split_once(',')?;
-                let ok = SHAPED.iter().any(|c| {
-                    count == format!("cast<{c}>($_self).getNumElements()")
-                        && elem == format!("cast<{c}>($_self).getElementType()")
-                });
-                if !ok {
-                    return None;
-                }
-                Transformer::ElementType
-            }
-        })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Transformer;
-
-    #[test]
-    fn transformers_are_recognized_in_their_ods_spellings() {
-        let cases = [
-            ("$_self", Some(Transformer::Same)),
-            ("::llvm::cast<Type>($_self)", Some(Transformer::Same)),
-            (
-                "::llvm::cast<::mlir::ShapedType>($_self).getElementType()",
-                Some(Transformer::ElementType),
-            ),
-            (
-                "SmallVector<Type, 2>(::llvm::cast<RankedTensorType>($_self).getNumElements(), ::llvm::cast<RankedTensorType>($_self).getElementType())",
-                Some(Transformer::ElementType),
-            ),
-            (
-                "::llvm::cast<mlir::VectorType>($_self).cloneWith({}, IntegerType::get($_ctxt, 1))",
-                Some(Transformer::I1SameShape),
-            ),
-            ("getUnaryOpResultType($_self)", None),
-            (
-                "SmallVector<Type, 2>(::llvm::cast<RankedTensorType>($_self).getNumElements(), ::llvm::cast<VectorType>($_self).getElementType())",
-                None,
-            ),
-        ];
-        for (cpp, want) in cases {
-            assert_eq!(Transformer::of(cpp), want, "{cpp}");
-        }
     }
 }
