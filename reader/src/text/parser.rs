@@ -1131,14 +1131,19 @@ impl<'a> Parser<'a> {
             next += count;
         }
         self.value_refs.truncate(results_start);
-        // Trailing location.
+        self.parse_op_loc(op, name_at)?;
+        Ok(op)
+    }
+
+    /// An op's trailing `loc(…)`, or else its name's position.
+    fn parse_op_loc(&mut self, op: OpId, name_at: usize) -> Result<()> {
         if self.is_kw("loc") {
-            self.parse_trailing_loc(LocTarget::Op(op))?;
+            self.parse_trailing_loc(LocTarget::Op(op))
         } else {
             let l = self.loc_at(name_at);
             self.m.ops[op.index()].loc = l;
+            Ok(())
         }
-        Ok(op)
     }
 
     /// A registered op starts from its default properties (SPEC.md §7.1);

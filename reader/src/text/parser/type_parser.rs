@@ -66,7 +66,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn parse_function_type_parts(
+    pub(super) fn parse_function_type_parts(
         &mut self,
         inputs: &mut Vec<TypeId>,
         results: &mut Vec<TypeId>,

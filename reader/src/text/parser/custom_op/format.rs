@@ -185,33 +185,8 @@ impl<'a> Parser<'a> {
             Element::FunctionalType(ins, outs) => {
                 let ti = self.type_target(syn, ins)?;
                 let to = self.type_target(syn, outs)?;
-                self.expect(Tok::LParen, "'(' to begin a function type")?;
-                let mut inputs = Vec::new();
-                if !self.eat(Tok::RParen) {
-                    loop {
-                        inputs.push(self.parse_type()?);
-                        if !self.eat(Tok::Comma) {
-                            break;
-                        }
-                    }
-                    self.expect(Tok::RParen, "')' to end the function's inputs")?;
-                }
-                self.expect(Tok::Arrow, "'->' in a function type")?;
-                let mut outputs = Vec::new();
-                if self.is(Tok::LParen) {
-                    self.bump();
-                    if !self.eat(Tok::RParen) {
-                        loop {
-                            outputs.push(self.parse_type()?);
-                            if !self.eat(Tok::Comma) {
-                                break;
-                            }
-                        }
-                        self.expect(Tok::RParen, "')' to end the function's results")?;
-                    }
-                } else {
-                    outputs.push(self.parse_type()?);
-                }
+                let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
+                self.parse_function_type_parts(&mut inputs, &mut outputs)?;
                 self.set_types(parts, ti, inputs);
                 self.set_types(parts, to, outputs);
                 Ok(())

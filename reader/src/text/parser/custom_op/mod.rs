@@ -130,12 +130,7 @@ impl<'a> Parser<'a> {
         let op = self.parse_custom_op_body(name, syn, op_start, name_at, results_start);
         self.default_dialects.pop();
         let op = op?;
-        if self.is_kw("loc") {
-            self.parse_trailing_loc(LocTarget::Op(op))?;
-        } else {
-            let l = self.loc_at(name_at);
-            self.m.ops[op.index()].loc = l;
-        }
+        self.parse_op_loc(op, name_at)?;
         Ok(op)
     }
 
