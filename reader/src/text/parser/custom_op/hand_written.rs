@@ -965,4 +965,100 @@ impl<'a> Parser<'a> {
             results_start,
         )
     }
+
+    /// `vector.mask %mask (, %passthru)? region attr-dict? : mask type
+    /// (-> types)?` (MLIR's `MaskOp::parse`). Its `ensureTerminator` ends
+    /// a block of one masked op with a `vector.yield` of that op's results,
+    /// at the mask's location, in place of the block's yield.
+    pub(super) fn parse_vector_mask(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let mask = self.parse_value_use()?;
+        let passthru = if self.eat(Tok::Comma) {
+            Some(self.parse_value_use()?)
+        } else {
+            None
+        };
+        let region = self.parse_region()?;
+        let term = syn.implicit_terminator().unwrap_or("vector.yield");
+        let ops = self
+            .m
+            .region(region)
+            .blocks
+            .first()
+            .map(|&b| (b, self.m.block(b).ops.clone()));
+        match ops.as_ref().map(|(b, ops)| (*b, &ops[..])) {
+            // One masked op: the yield of its results.
+            Some((block, &[masked]))
+                if !self
+                    .registry
+                    .get(self.m.op_name(masked))
+                    .is_some_and(|i| i.terminator) =>
+            {
+                let results: Vec<ValueId> = self.m.op(masked).results().collect();
+                let name = self.m.op_names.intern(term.as_bytes());
+                let props = self.with_default_properties(name, None, name_at)?;
+                let loc = self.loc_at(name_at);
+                let empty = self.empty_dict;
+                let op = self.m.new_op(
+                    name,
+                    &results,
+                    &[],
+                    Vec::new(),
+                    props,
+                    empty,
+                    Vec::new(),
+                    loc,
+                );
+                self.m.push_op(block, op);
+            }
+            // A masked op and its yield: MLIR makes the yield anew, at the
+            // mask's location; the same where it yields the op's results.
+            Some((_, &[masked, yield_op])) if self.m.op_name(yield_op) == term.as_bytes() => {
+                let results: Vec<ValueId> = self.m.op(masked).results().collect();
+                if self.m.operands(yield_op) != &results[..] {
+                    return self.unsupported(
+                        syn,
+                        name_at,
+                        "a yield of other values than the masked op's results",
+                    );
+                }
+                let loc = self.loc_at(name_at);
+                self.m.ops[yield_op.index()].loc = loc;
+            }
+            _ => self.ensure_terminator(region, term, name_at)?,
+        }
+        let attrs = self
+            .is(Tok::LBrace)
+            .then(|| self.parse_dictionary())
+            .transpose()?;
+        self.expect(Tok::Colon, "':' and the mask type")?;
+        let mask_ty = self.parse_type()?;
+        let result_types = if self.eat(Tok::Arrow) {
+            self.arrow_type_list_rest()?
+        } else {
+            Vec::new()
+        };
+        let mut operands = vec![self.resolve_value_use(mask.0, mask.1, mask.2, mask_ty)?];
+        if let Some(u) = passthru {
+            let Some(&t) = result_types.first() else {
+                return self
+                    .sem_err_at(name_at, "expects a result if passthru operand is provided");
+            };
+            operands.push(self.resolve_value_use(u.0, u.1, u.2, t)?);
+        }
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &result_types,
+            Vec::new(),
+            attrs,
+            vec![region],
+            name_at,
+            results_start,
+        )
+    }
 }

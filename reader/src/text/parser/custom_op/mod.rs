@@ -67,6 +67,7 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("affine.min", |p, s, at, r| p.parse_affine_map_op(s, at, r)),
     ("affine.max", |p, s, at, r| p.parse_affine_map_op(s, at, r)),
     ("scf.while", |p, s, at, r| p.parse_scf_while(s, at, r)),
+    ("vector.mask", |p, s, at, r| p.parse_vector_mask(s, at, r)),
     ("vector.contract", |p, s, at, r| {
         p.parse_vector_contract(s, at, r)
     }),
