@@ -1061,4 +1061,64 @@ impl<'a> Parser<'a> {
             results_start,
         )
     }
+
+    /// `bufferization.alloc_tensor(%sizes…) (copy(%t))? (size_hint = %n)?
+    /// attr-dict? : tensor type` (MLIR's `AllocTensorOp::parse`).
+    pub(super) fn parse_alloc_tensor(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let sizes = self.paren_value_uses()?;
+        let copy = if self.is_kw("copy") {
+            self.bump();
+            self.expect(Tok::LParen, "'('")?;
+            let u = self.parse_value_use()?;
+            self.expect(Tok::RParen, "')'")?;
+            Some(u)
+        } else {
+            None
+        };
+        let hint = if self.is_kw("size_hint") {
+            self.bump();
+            self.expect(Tok::Equal, "'='")?;
+            Some(self.parse_value_use()?)
+        } else {
+            None
+        };
+        let attrs = self
+            .is(Tok::LBrace)
+            .then(|| self.parse_dictionary())
+            .transpose()?;
+        self.expect(Tok::Colon, "':' and the tensor type")?;
+        let ty = self.parse_type()?;
+        let index = self.m.ctx.intern_type(TypeData::Index);
+        let mut operands = Vec::new();
+        for u in &sizes {
+            operands.push(self.resolve_value_use(u.0, u.1, u.2, index)?);
+        }
+        if let Some(u) = copy {
+            operands.push(self.resolve_value_use(u.0, u.1, u.2, ty)?);
+        }
+        if let Some(u) = hint {
+            operands.push(self.resolve_value_use(u.0, u.1, u.2, index)?);
+        }
+        let groups = [
+            sizes.len(),
+            usize::from(copy.is_some()),
+            usize::from(hint.is_some()),
+        ];
+        let a = self.segment_sizes(&groups, name_at)?;
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &[ty],
+            vec![(b"operandSegmentSizes"[..].into(), a)],
+            attrs,
+            Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
 }
