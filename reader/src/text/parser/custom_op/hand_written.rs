@@ -6,6 +6,27 @@ use super::*;
 /// Inherent attributes an op's syntax gives, by name.
 type Properties = Vec<(Bytes, AttrId)>;
 
+/// An argument of a function's signature.
+struct FnArg<'a> {
+    name: Option<Use<'a>>,
+    ty: TypeId,
+    attrs: AttrId,
+    loc: Option<AttrId>,
+}
+
+impl<'a> FnArg<'a> {
+    /// The entry block's argument, for a named one.
+    fn entry(&self) -> Option<EntryArg<'a>> {
+        let (name, _, at) = self.name?;
+        Some(EntryArg {
+            name,
+            at,
+            ty: self.ty,
+            loc: self.loc,
+        })
+    }
+}
+
 impl<'a> Parser<'a> {
     /// MLIR's `function_interface_impl::parseFunctionOp`, the syntax of
     /// `func.func` and other function-like ops: `visibility? @name(args)
@@ -38,79 +59,8 @@ impl<'a> Parser<'a> {
         });
         props.push((b"sym_name"[..].into(), a));
 
-        // Arguments: `%name: type {attrs}? loc(…)?` or `type {attrs}?`.
-        let mut args: Vec<(Option<Use<'a>>, TypeId, AttrId, Option<AttrId>)> = Vec::new();
-        self.comma_list(
-            Tok::LParen,
-            Tok::RParen,
-            "'(' to begin the arguments",
-            |p| {
-                let named = if p.is(Tok::PercentId) {
-                    let u = p.parse_value_use()?;
-                    p.expect(Tok::Colon, "':' and the argument's type")?;
-                    Some(u)
-                } else {
-                    None
-                };
-                let ty = p.parse_type()?;
-                let attrs = if p.is(Tok::LBrace) {
-                    p.parse_dictionary()?
-                } else {
-                    p.empty_dict
-                };
-                let loc = if p.is_kw("loc") {
-                    p.bump();
-                    p.expect(Tok::LParen, "'(' in inline location")?;
-                    let l = p.parse_location_instance()?;
-                    p.expect(Tok::RParen, "')' in inline location")?;
-                    Some(l)
-                } else {
-                    None
-                };
-                args.push((named, ty, attrs, loc));
-                Ok(())
-            },
-        )?;
-        let named = args.iter().filter(|a| a.0.is_some()).count();
-        if named != 0 && named != args.len() {
-            return self.err("expected SSA identifier for every argument or none");
-        }
-        // Results: `-> type` or `-> (type {attrs}?, …)`.
-        let mut results: Vec<(TypeId, AttrId)> = Vec::new();
-        if self.eat(Tok::Arrow) {
-            if self.is(Tok::LParen) {
-                self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
-                    let ty = p.parse_type()?;
-                    let attrs = if p.is(Tok::LBrace) {
-                        p.parse_dictionary()?
-                    } else {
-                        p.empty_dict
-                    };
-                    results.push((ty, attrs));
-                    Ok(())
-                })?;
-            } else {
-                let ty = self.parse_type()?;
-                results.push((ty, self.empty_dict));
-            }
-        }
-        let fty = self.m.ctx.intern_type(TypeData::Function {
-            inputs: args.iter().map(|a| a.1).collect(),
-            results: results.iter().map(|r| r.0).collect(),
-        });
-        let a = self.m.ctx.intern_attr(AttrData::Type(fty));
-        props.push((b"function_type"[..].into(), a));
-        let empty = self.empty_dict;
-        if args.iter().any(|a| a.2 != empty) {
-            let list = args.iter().map(|a| a.2).collect();
-            let a = self.m.ctx.intern_attr(AttrData::Array(list));
-            props.push((b"arg_attrs"[..].into(), a));
-        }
-        if results.iter().any(|r| r.1 != empty) {
-            let list = results.iter().map(|r| r.1).collect();
-            let a = self.m.ctx.intern_attr(AttrData::Array(list));
-            props.push((b"res_attrs"[..].into(), a));
-        }
+        let (args, sig) = self.function_signature()?;
+        props.extend(sig);
         let attrs = if self.is_kw("attributes") {
             self.bump();
             Some(self.parse_dictionary()?)
@@ -121,18 +71,7 @@ impl<'a> Parser<'a> {
         if self.is(Tok::LBrace) {
             // Unnamed arguments: the body names them in its entry block's
             // label, if it has one.
-            let entry: Vec<EntryArg<'a>> = args
-                .iter()
-                .filter_map(|a| {
-                    let (name, _, at) = a.0?;
-                    Some(EntryArg {
-                        name,
-                        at,
-                        ty: a.1,
-                        loc: a.3,
-                    })
-                })
-                .collect();
+            let entry: Vec<EntryArg<'a>> = args.iter().filter_map(FnArg::entry).collect();
             self.parse_region_into(region, &entry)?;
         }
         self.finish_hand_written(
@@ -1117,6 +1056,183 @@ impl<'a> Parser<'a> {
             vec![(b"operandSegmentSizes"[..].into(), a)],
             attrs,
             Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
+
+    /// A function's `(args) -> results` (MLIR's
+    /// `parseFunctionSignatureWithArguments`): its arguments, and the
+    /// properties `function_type`, `arg_attrs` and `res_attrs` they give.
+    fn function_signature(&mut self) -> Result<(Vec<FnArg<'a>>, Properties)> {
+        // Arguments: `%name: type {attrs}? loc(…)?` or `type {attrs}?`.
+        let mut args = Vec::new();
+        self.comma_list(
+            Tok::LParen,
+            Tok::RParen,
+            "'(' to begin the arguments",
+            |p| {
+                args.push(p.function_arg(false)?);
+                Ok(())
+            },
+        )?;
+        let named = args.iter().filter(|a| a.name.is_some()).count();
+        if named != 0 && named != args.len() {
+            return self.err("expected SSA identifier for every argument or none");
+        }
+        // Results: `-> type` or `-> (type {attrs}?, …)`.
+        let mut results: Vec<(TypeId, AttrId)> = Vec::new();
+        if self.eat(Tok::Arrow) {
+            if self.is(Tok::LParen) {
+                self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
+                    let ty = p.parse_type()?;
+                    let attrs = if p.is(Tok::LBrace) {
+                        p.parse_dictionary()?
+                    } else {
+                        p.empty_dict
+                    };
+                    results.push((ty, attrs));
+                    Ok(())
+                })?;
+            } else {
+                let ty = self.parse_type()?;
+                results.push((ty, self.empty_dict));
+            }
+        }
+        let mut props: Properties = Vec::new();
+        let fty = self.m.ctx.intern_type(TypeData::Function {
+            inputs: args.iter().map(|a| a.ty).collect(),
+            results: results.iter().map(|r| r.0).collect(),
+        });
+        let a = self.m.ctx.intern_attr(AttrData::Type(fty));
+        props.push((b"function_type"[..].into(), a));
+        let empty = self.empty_dict;
+        if args.iter().any(|a| a.attrs != empty) {
+            let list = args.iter().map(|a| a.attrs).collect();
+            let a = self.m.ctx.intern_attr(AttrData::Array(list));
+            props.push((b"arg_attrs"[..].into(), a));
+        }
+        if results.iter().any(|r| r.1 != empty) {
+            let list = results.iter().map(|r| r.1).collect();
+            let a = self.m.ctx.intern_attr(AttrData::Array(list));
+            props.push((b"res_attrs"[..].into(), a));
+        }
+        Ok((args, props))
+    }
+
+    /// One argument: `%name: type {attrs}? loc(…)?`, or without the name
+    /// unless `named` requires it.
+    fn function_arg(&mut self, named: bool) -> Result<FnArg<'a>> {
+        let name = if self.is(Tok::PercentId) || named {
+            let u = self.parse_value_use()?;
+            self.expect(Tok::Colon, "':' and the argument's type")?;
+            Some(u)
+        } else {
+            None
+        };
+        let ty = self.parse_type()?;
+        let attrs = if self.is(Tok::LBrace) {
+            self.parse_dictionary()?
+        } else {
+            self.empty_dict
+        };
+        let loc = if self.is_kw("loc") {
+            self.bump();
+            self.expect(Tok::LParen, "'(' in inline location")?;
+            let l = self.parse_location_instance()?;
+            self.expect(Tok::RParen, "')' in inline location")?;
+            Some(l)
+        } else {
+            None
+        };
+        Ok(FnArg {
+            name,
+            ty,
+            attrs,
+            loc,
+        })
+    }
+
+    /// `gpu.func @name(args) -> results (workgroup(args))? (private(args))?
+    /// kernel? (attributes {…})? body` (MLIR's `GPUFuncOp::parse`): the
+    /// attributions are more arguments of the entry block, counted by
+    /// `workgroup_attributions`; `kernel` is the `gpu.kernel` attribute.
+    pub(super) fn parse_gpu_func(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let sym = self.parse_symbol_name()?;
+        let sym = self.m.ctx.intern_attr(AttrData::String {
+            value: sym.into_boxed_slice(),
+            ty: None,
+        });
+        let sig_at = self.tok.start;
+        let (mut args, sig) = self.function_signature()?;
+        if args.first().is_some_and(|a| a.name.is_none()) {
+            return self.sem_err_at(sig_at, "gpu.func requires named arguments");
+        }
+        let mut entries: Properties = vec![(b"sym_name"[..].into(), sym)];
+        entries.extend(sig);
+        let inputs = args.len();
+        for (keyword, count_name, attrs_name) in [
+            (
+                "workgroup",
+                Some(&b"workgroup_attributions"[..]),
+                &b"workgroup_attrib_attrs"[..],
+            ),
+            ("private", None, &b"private_attrib_attrs"[..]),
+        ] {
+            let before = args.len();
+            if self.is_kw(keyword) {
+                self.bump();
+                self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
+                    args.push(p.function_arg(true)?);
+                    Ok(())
+                })?;
+            }
+            let added = &args[before..];
+            if let Some(count_name) = count_name {
+                let i64t = self.m.ctx.intern_type(TypeData::signless(64));
+                let n = self.m.ctx.intern_attr(AttrData::Integer {
+                    ty: i64t,
+                    value: BigInt::from(args.len() - inputs),
+                });
+                entries.push((count_name.into(), n));
+            }
+            let empty = self.empty_dict;
+            if added.iter().any(|a| a.attrs != empty) {
+                let list = added.iter().map(|a| a.attrs).collect();
+                let a = self.m.ctx.intern_attr(AttrData::Array(list));
+                entries.push((attrs_name.into(), a));
+            }
+        }
+        if self.is_kw("kernel") {
+            self.bump();
+            entries.push((b"gpu.kernel"[..].into(), self.unit_attr));
+        }
+        if self.is_kw("attributes") {
+            self.bump();
+            let d = self.parse_dictionary()?;
+            if let AttrData::Dictionary(more) = self.m.ctx.attr(d).clone() {
+                entries.extend(more);
+            }
+        }
+        let entry: Vec<EntryArg<'a>> = args.iter().filter_map(FnArg::entry).collect();
+        let region = self.m.new_region();
+        self.parse_region_into(region, &entry)?;
+        // All of them are attributes as MLIR adds them: split as the
+        // `attr-dict`'s.
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let all = self.m.ctx.intern_attr(AttrData::Dictionary(entries));
+        self.finish_hand_written(
+            syn,
+            &[],
+            &[],
+            Vec::new(),
+            Some(all),
+            vec![region],
             name_at,
             results_start,
         )

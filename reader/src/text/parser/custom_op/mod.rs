@@ -68,6 +68,7 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("affine.max", |p, s, at, r| p.parse_affine_map_op(s, at, r)),
     ("scf.while", |p, s, at, r| p.parse_scf_while(s, at, r)),
     ("vector.mask", |p, s, at, r| p.parse_vector_mask(s, at, r)),
+    ("gpu.func", |p, s, at, r| p.parse_gpu_func(s, at, r)),
     ("bufferization.alloc_tensor", |p, s, at, r| {
         p.parse_alloc_tensor(s, at, r)
     }),
