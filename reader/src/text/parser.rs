@@ -306,6 +306,9 @@ struct Parser<'a> {
     src: &'a [u8],
     file: &'a str,
     tok: Token,
+    /// Where the token before `tok` ended (the trivia between them,
+    /// comments included, lies from here to `tok.start`).
+    prev_end: usize,
     m: Module,
     limits: Limits,
     /// Current attribute/type nesting.
@@ -416,6 +419,7 @@ impl<'a> Parser<'a> {
             src,
             file,
             tok: lexer::lex(src, start),
+            prev_end: 0,
             m,
             limits,
             depth: 0,
@@ -524,6 +528,7 @@ impl<'a> Parser<'a> {
     }
 
     fn bump(&mut self) {
+        self.prev_end = self.tok.end;
         let next = lexer::skip_trivia(self.src, self.tok.end);
         self.tok = lexer::lex(self.src, next);
         if self.tok.start >= self.next_release {
@@ -536,6 +541,7 @@ impl<'a> Parser<'a> {
 
     /// Re-lexes from an arbitrary offset (used after char-level scanning).
     fn reset_to(&mut self, offset: usize) {
+        self.prev_end = offset;
         let next = lexer::skip_trivia(self.src, offset);
         self.tok = lexer::lex(self.src, next);
     }

@@ -1058,14 +1058,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The end of the previously consumed token: scanning back from the
-    /// current token over trivia.
+    /// The end of the previously consumed token (not before `floor`): a
+    /// comment after a nested attribute in a dialect body stays part of
+    /// the body's text, as the body's scan (which knows no comments)
+    /// read it.
     fn last_token_end(&self, floor: usize) -> usize {
-        let mut q = self.tok.start;
-        while q > floor && matches!(self.src[q - 1], b' ' | b'\n' | b'\t' | b'\r') {
-            q -= 1;
-        }
-        q
+        self.prev_end.clamp(floor, self.tok.start.max(floor))
     }
 
     /// Inside dialect bodies a nested attribute is not followed by `: type`

@@ -1,0 +1,2 @@
+module attributes{o= #omp.<{s<{<!r<>//>}>
+}>}{}
