@@ -155,3 +155,18 @@ fn comment_after_a_nested_type_in_a_dialect_body_is_kept() {
         first
     );
 }
+
+/// `text/non-ascii-byte-in-registered-dialect-body.mlir` (found by
+/// `custom_form`): refused at the byte.
+#[test]
+fn non_ascii_byte_in_a_registered_dialect_body_is_refused_where_it_is() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("regressions/text/non-ascii-byte-in-registered-dialect-body.mlir");
+    let data = std::fs::read(path).unwrap();
+    let e = rmlir_reader::parse_module(&data, "regression.mlir").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("regression.mlir:1:35: error: unexpected byte 0xab in the body of a 'omp' dialect symbol"),
+        "{e}"
+    );
+}

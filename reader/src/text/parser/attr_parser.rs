@@ -740,6 +740,24 @@ impl<'a> Parser<'a> {
         if !self.host.registers(dialect) && !self.hook(dialect).is_some_and(|h| h.parses_bodies()) {
             return Ok(DialectSymbol::Opaque(self.src[start..end].into()));
         }
+        // A registered dialect's parser lexes its body, and MLIR's lexer
+        // takes no byte outside ASCII except in a string literal; the
+        // body's text pieces could not hold such a byte either.
+        let mut q = start;
+        while q < end {
+            match self.src[q] {
+                b'"' => q = lexer::string_end(self.src, q).unwrap_or(end).max(q + 1),
+                c if !c.is_ascii() => {
+                    return self.err_at(
+                        q,
+                        format!(
+                            "unexpected byte 0x{c:02x} in the body of a '{dialect}' dialect symbol"
+                        ),
+                    )
+                }
+                _ => q += 1,
+            }
+        }
         let mnemonic_end = (start..end)
             .find(|&i| !(self.src[i].is_ascii_alphanumeric() || self.src[i] == b'_'))
             .unwrap_or(end);

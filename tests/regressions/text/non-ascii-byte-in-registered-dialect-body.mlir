@@ -1,0 +1,4 @@
+module attributes{q= #omp<{{<#r.E-«>}
+}
+>} {}
+
