@@ -125,14 +125,11 @@ impl<'a> Parser<'a> {
                 self.unsupported(syn, self.tok.start, "a result outside `type(…)`")
             }
             Element::AttrDict { with_keyword } => {
-                if *with_keyword {
-                    if self.is_kw("attributes") {
-                        self.bump();
-                        parts.attr_dict = Some(self.parse_dictionary()?);
-                    }
-                } else if self.is(Tok::LBrace) {
-                    parts.attr_dict = Some(self.parse_dictionary()?);
-                }
+                parts.attr_dict = if *with_keyword {
+                    self.optional_attr_dict_with_keyword()?
+                } else {
+                    self.optional_attr_dict()?
+                };
                 Ok(())
             }
             Element::PropDict => {
@@ -667,7 +664,7 @@ impl<'a> Parser<'a> {
                 );
             }
             for (u, &t) in uses.iter().zip(types) {
-                operands.push(self.resolve_value_use(u.0, u.1, u.2, t)?);
+                operands.push(self.resolve_use(*u, t)?);
             }
             operand_counts.push(uses.len());
         }

@@ -61,12 +61,7 @@ impl<'a> Parser<'a> {
 
         let (args, sig) = self.function_signature()?;
         props.extend(sig);
-        let attrs = if self.is_kw("attributes") {
-            self.bump();
-            Some(self.parse_dictionary()?)
-        } else {
-            None
-        };
+        let attrs = self.optional_attr_dict_with_keyword()?;
         let region = self.m.new_region();
         if self.is(Tok::LBrace) {
             // Unnamed arguments: the body names them in its entry block's
@@ -153,15 +148,12 @@ impl<'a> Parser<'a> {
         // MLIR resolves the operands after the body.
         let mut operands = Vec::new();
         for u in [lb, ub, step] {
-            operands.push(self.resolve_value_use(u.0, u.1, u.2, ty)?);
+            operands.push(self.resolve_use(u, ty)?);
         }
         for (u, t) in inits.iter().zip(&result_types) {
-            operands.push(self.resolve_value_use(u.0, u.1, u.2, *t)?);
+            operands.push(self.resolve_use(*u, *t)?);
         }
-        let attrs = self
-            .is(Tok::LBrace)
-            .then(|| self.parse_dictionary())
-            .transpose()?;
+        let attrs = self.optional_attr_dict()?;
         self.finish_hand_written(
             syn,
             &operands,
@@ -184,7 +176,7 @@ impl<'a> Parser<'a> {
     ) -> Result<OpId> {
         let cond = self.parse_value_use()?;
         let i1 = self.m.ctx.intern_type(TypeData::signless(1));
-        let cond = self.resolve_value_use(cond.0, cond.1, cond.2, i1)?;
+        let cond = self.resolve_use(cond, i1)?;
         let result_types = if self.eat(Tok::Arrow) {
             self.arrow_type_list_rest()?
         } else {
@@ -200,10 +192,7 @@ impl<'a> Parser<'a> {
         } else {
             self.m.new_region()
         };
-        let attrs = self
-            .is(Tok::LBrace)
-            .then(|| self.parse_dictionary())
-            .transpose()?;
+        let attrs = self.optional_attr_dict()?;
         self.finish_hand_written(
             syn,
             &[cond],
@@ -278,10 +267,7 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        let attrs = self
-            .is(Tok::LBrace)
-            .then(|| self.parse_dictionary())
-            .transpose()?;
+        let attrs = self.optional_attr_dict()?;
         let types_at = self.tok.start;
         self.expect(Tok::Colon, "':' and the types")?;
         let shaped = self.parse_type()?;
@@ -290,16 +276,16 @@ impl<'a> Parser<'a> {
         let (mut props, mask_type) =
             self.transfer_defaults(syn, attrs, shaped, vector, mask.is_some(), types_at)?;
         let index = self.m.ctx.intern_type(TypeData::Index);
-        let mut operands = vec![self.resolve_value_use(base.0, base.1, base.2, shaped)?];
+        let mut operands = vec![self.resolve_use(base, shaped)?];
         for u in &indices {
-            operands.push(self.resolve_value_use(u.0, u.1, u.2, index)?);
+            operands.push(self.resolve_use(*u, index)?);
         }
         // `getElementTypeOrSelf` of the element type.
         let elem = self.m.ctx.ty(shaped).element_type().unwrap_or(shaped);
         let elem = self.m.ctx.ty(elem).element_type().unwrap_or(elem);
-        operands.push(self.resolve_value_use(padding.0, padding.1, padding.2, elem)?);
+        operands.push(self.resolve_use(padding, elem)?);
         if let (Some(u), Some(t)) = (mask, mask_type) {
-            operands.push(self.resolve_value_use(u.0, u.1, u.2, t)?);
+            operands.push(self.resolve_use(u, t)?);
         }
         let sizes = [1, indices.len(), 1, usize::from(mask.is_some())];
         let a = self.segment_sizes(&sizes, name_at)?;
@@ -334,10 +320,7 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        let attrs = self
-            .is(Tok::LBrace)
-            .then(|| self.parse_dictionary())
-            .transpose()?;
+        let attrs = self.optional_attr_dict()?;
         let types_at = self.tok.start;
         self.expect(Tok::Colon, "':' and the types")?;
         let vector = self.parse_type()?;
@@ -347,14 +330,14 @@ impl<'a> Parser<'a> {
             self.transfer_defaults(syn, attrs, shaped, vector, mask.is_some(), types_at)?;
         let index = self.m.ctx.intern_type(TypeData::Index);
         let mut operands = vec![
-            self.resolve_value_use(value.0, value.1, value.2, vector)?,
-            self.resolve_value_use(base.0, base.1, base.2, shaped)?,
+            self.resolve_use(value, vector)?,
+            self.resolve_use(base, shaped)?,
         ];
         for u in &indices {
-            operands.push(self.resolve_value_use(u.0, u.1, u.2, index)?);
+            operands.push(self.resolve_use(*u, index)?);
         }
         if let (Some(u), Some(t)) = (mask, mask_type) {
-            operands.push(self.resolve_value_use(u.0, u.1, u.2, t)?);
+            operands.push(self.resolve_use(u, t)?);
         }
         let sizes = [1, 1, indices.len(), usize::from(mask.is_some())];
         let a = self.segment_sizes(&sizes, name_at)?;
@@ -478,10 +461,7 @@ impl<'a> Parser<'a> {
         name_at: usize,
         results_start: usize,
     ) -> Result<OpId> {
-        let attrs = self
-            .is(Tok::LBrace)
-            .then(|| self.parse_dictionary())
-            .transpose()?;
+        let attrs = self.optional_attr_dict()?;
         let at = self.tok.start;
         let mut extents = Vec::new();
         self.comma_list(Tok::LSquare, Tok::RSquare, "'[' and the extents", |p| {
@@ -540,10 +520,7 @@ impl<'a> Parser<'a> {
             }
             uses.push(self.parse_value_use()?);
         }
-        let attrs = self
-            .is(Tok::LBrace)
-            .then(|| self.parse_dictionary())
-            .transpose()?;
+        let attrs = self.optional_attr_dict()?;
         self.expect(Tok::Colon, "':' and the type")?;
         let mut ty = self.parse_type()?;
         let cond_ty = if self.eat(Tok::Comma) {
@@ -553,7 +530,7 @@ impl<'a> Parser<'a> {
         };
         let mut operands = Vec::with_capacity(3);
         for (u, t) in uses.iter().zip([cond_ty, ty, ty]) {
-            operands.push(self.resolve_value_use(u.0, u.1, u.2, t)?);
+            operands.push(self.resolve_use(*u, t)?);
         }
         self.finish_hand_written(
             syn,
@@ -603,7 +580,7 @@ impl<'a> Parser<'a> {
                 ));
             }
             for u in &uses {
-                operands.push(self.resolve_value_use(u.0, u.1, u.2, index)?);
+                operands.push(self.resolve_use(*u, index)?);
             }
             groups.push(uses.len());
         }
@@ -631,10 +608,7 @@ impl<'a> Parser<'a> {
         self.parse_region_into(region, &entry)?;
         groups.push(inits.len());
         let sizes = self.segment_sizes(&groups, name_at)?;
-        let attrs = self
-            .is(Tok::LBrace)
-            .then(|| self.parse_dictionary())
-            .transpose()?;
+        let attrs = self.optional_attr_dict()?;
         if inits.len() != result_types.len() {
             return self.sem_err_at(
                 name_at,
@@ -646,7 +620,7 @@ impl<'a> Parser<'a> {
             );
         }
         for (u, t) in inits.iter().zip(&result_types) {
-            operands.push(self.resolve_value_use(u.0, u.1, u.2, *t)?);
+            operands.push(self.resolve_use(*u, *t)?);
         }
         if let Some(term) = syn.implicit_terminator() {
             self.ensure_terminator(region, term, name_at)?;
@@ -709,7 +683,7 @@ impl<'a> Parser<'a> {
         }
         let mut operands = Vec::new();
         for (u, t) in inits.iter().zip(&inputs) {
-            operands.push(self.resolve_value_use(u.0, u.1, u.2, *t)?);
+            operands.push(self.resolve_use(*u, *t)?);
         }
         let entry: Vec<EntryArg<'a>> = args
             .iter()
@@ -725,12 +699,7 @@ impl<'a> Parser<'a> {
         self.parse_region_into(before, &entry)?;
         self.expect_kw("do")?;
         let after = self.parse_region()?;
-        let attrs = if self.is_kw("attributes") {
-            self.bump();
-            Some(self.parse_dictionary()?)
-        } else {
-            None
-        };
+        let attrs = self.optional_attr_dict_with_keyword()?;
         self.finish_hand_written(
             syn,
             &operands,
@@ -769,10 +738,7 @@ impl<'a> Parser<'a> {
         while self.eat(Tok::Comma) {
             masks.push(self.parse_value_use()?);
         }
-        let attrs = self
-            .is(Tok::LBrace)
-            .then(|| self.parse_dictionary())
-            .transpose()?;
+        let attrs = self.optional_attr_dict()?;
         self.expect(Tok::Colon, "':' and the types")?;
         let mut types = vec![self.parse_type()?];
         while self.eat(Tok::Comma) {
@@ -784,9 +750,9 @@ impl<'a> Parser<'a> {
             return self.sem_err_at(at, "expected the types of both operands");
         }
         let mut operands = vec![
-            self.resolve_value_use(uses[0].0, uses[0].1, uses[0].2, types[0])?,
-            self.resolve_value_use(uses[1].0, uses[1].1, uses[1].2, types[1])?,
-            self.resolve_value_use(uses[2].0, uses[2].1, uses[2].2, result)?,
+            self.resolve_use(uses[0], types[0])?,
+            self.resolve_use(uses[1], types[1])?,
+            self.resolve_use(uses[2], result)?,
         ];
         // Iterator types as strings, as tests still write them.
         let Some(iters) = entries
@@ -833,7 +799,7 @@ impl<'a> Parser<'a> {
                     scalable,
                     elem: i1,
                 });
-                operands.push(self.resolve_value_use(u.0, u.1, u.2, mt)?);
+                operands.push(self.resolve_use(*u, mt)?);
             }
         }
         // The dictionary's entries are attributes like those of the
@@ -879,10 +845,7 @@ impl<'a> Parser<'a> {
         } else {
             Vec::new()
         };
-        let attrs = self
-            .is(Tok::LBrace)
-            .then(|| self.parse_dictionary())
-            .transpose()?;
+        let attrs = self.optional_attr_dict()?;
         let is_apply = syn.name == "affine.apply";
         if is_apply && (d.len() != dims || sy.len() != symbols) {
             return self.sem_err_at(name_at, "dimension or symbol index mismatch");
@@ -890,7 +853,7 @@ impl<'a> Parser<'a> {
         let index = self.m.ctx.intern_type(TypeData::Index);
         let mut operands = Vec::with_capacity(d.len() + sy.len());
         for u in d.iter().chain(&sy) {
-            operands.push(self.resolve_value_use(u.0, u.1, u.2, index)?);
+            operands.push(self.resolve_use(*u, index)?);
         }
         let result_types = vec![index; if is_apply { results } else { 1 }];
         self.finish_hand_written(
@@ -970,10 +933,7 @@ impl<'a> Parser<'a> {
             }
             _ => self.ensure_terminator(region, term, name_at)?,
         }
-        let attrs = self
-            .is(Tok::LBrace)
-            .then(|| self.parse_dictionary())
-            .transpose()?;
+        let attrs = self.optional_attr_dict()?;
         self.expect(Tok::Colon, "':' and the mask type")?;
         let mask_ty = self.parse_type()?;
         let result_types = if self.eat(Tok::Arrow) {
@@ -981,13 +941,13 @@ impl<'a> Parser<'a> {
         } else {
             Vec::new()
         };
-        let mut operands = vec![self.resolve_value_use(mask.0, mask.1, mask.2, mask_ty)?];
+        let mut operands = vec![self.resolve_use(mask, mask_ty)?];
         if let Some(u) = passthru {
             let Some(&t) = result_types.first() else {
                 return self
                     .sem_err_at(name_at, "expects a result if passthru operand is provided");
             };
-            operands.push(self.resolve_value_use(u.0, u.1, u.2, t)?);
+            operands.push(self.resolve_use(u, t)?);
         }
         self.finish_hand_written(
             syn,
@@ -1026,22 +986,19 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        let attrs = self
-            .is(Tok::LBrace)
-            .then(|| self.parse_dictionary())
-            .transpose()?;
+        let attrs = self.optional_attr_dict()?;
         self.expect(Tok::Colon, "':' and the tensor type")?;
         let ty = self.parse_type()?;
         let index = self.m.ctx.intern_type(TypeData::Index);
         let mut operands = Vec::new();
         for u in &sizes {
-            operands.push(self.resolve_value_use(u.0, u.1, u.2, index)?);
+            operands.push(self.resolve_use(*u, index)?);
         }
         if let Some(u) = copy {
-            operands.push(self.resolve_value_use(u.0, u.1, u.2, ty)?);
+            operands.push(self.resolve_use(u, ty)?);
         }
         if let Some(u) = hint {
-            operands.push(self.resolve_value_use(u.0, u.1, u.2, index)?);
+            operands.push(self.resolve_use(u, index)?);
         }
         let groups = [
             sizes.len(),
@@ -1086,11 +1043,7 @@ impl<'a> Parser<'a> {
             if self.is(Tok::LParen) {
                 self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
                     let ty = p.parse_type()?;
-                    let attrs = if p.is(Tok::LBrace) {
-                        p.parse_dictionary()?
-                    } else {
-                        p.empty_dict
-                    };
+                    let attrs = p.optional_attr_dict()?.unwrap_or(p.empty_dict);
                     results.push((ty, attrs));
                     Ok(())
                 })?;
@@ -1131,11 +1084,7 @@ impl<'a> Parser<'a> {
             None
         };
         let ty = self.parse_type()?;
-        let attrs = if self.is(Tok::LBrace) {
-            self.parse_dictionary()?
-        } else {
-            self.empty_dict
-        };
+        let attrs = self.optional_attr_dict()?.unwrap_or(self.empty_dict);
         let loc = if self.is_kw("loc") {
             self.bump();
             self.expect(Tok::LParen, "'(' in inline location")?;
@@ -1212,9 +1161,7 @@ impl<'a> Parser<'a> {
             self.bump();
             entries.push((b"gpu.kernel"[..].into(), self.unit_attr));
         }
-        if self.is_kw("attributes") {
-            self.bump();
-            let d = self.parse_dictionary()?;
+        if let Some(d) = self.optional_attr_dict_with_keyword()? {
             if let AttrData::Dictionary(more) = self.m.ctx.attr(d).clone() {
                 entries.extend(more);
             }

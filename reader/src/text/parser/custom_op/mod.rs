@@ -187,6 +187,30 @@ impl<'a> Parser<'a> {
             .map(|(_, d)| *d)
     }
 
+    /// `{…}` if one follows: an op's optional attribute dictionary.
+    fn optional_attr_dict(&mut self) -> Result<Option<AttrId>> {
+        if self.is(Tok::LBrace) {
+            self.parse_dictionary().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// `attributes {…}` if the keyword follows.
+    fn optional_attr_dict_with_keyword(&mut self) -> Result<Option<AttrId>> {
+        if self.is_kw("attributes") {
+            self.bump();
+            self.parse_dictionary().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// The value a parsed use names, of type `ty`.
+    fn resolve_use(&mut self, u: Use<'a>, ty: TypeId) -> Result<ValueId> {
+        self.resolve_value_use(u.0, u.1, u.2, ty)
+    }
+
     /// Refuses the op: what of its custom syntax is not known.
     fn unsupported<T>(&self, syn: &OpSyntax, at: usize, what: &str) -> Result<T> {
         Err(Error::new(
