@@ -10,8 +10,12 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let printed = rmlir_writer::print_module(&m, Default::default());
-    let again = rmlir_reader::parse_module(printed.as_bytes(), "fuzz.mlir")
-        .unwrap_or_else(|e| panic!("the generic print of a parsed module does not parse: {e}\n{printed}"));
+    let again = match rmlir_reader::parse_module(printed.as_bytes(), "fuzz.mlir") {
+        Ok(again) => again,
+        // mlir-opt prints such a body the same way and cannot read it back.
+        Err(_) if rmlir_tests::dialect_body_ends_in_minus(&m) => return,
+        Err(e) => panic!("the generic print of a parsed module does not parse: {e}\n{printed}"),
+    };
     let reprinted = rmlir_writer::print_module(&again, Default::default());
     // Divergences known for the generic text itself (test helpers shared
     // with the other text targets) are not this parser's.

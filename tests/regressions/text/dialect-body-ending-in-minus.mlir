@@ -1,0 +1,2 @@
+#sparse = #r.-// eomp
+func.func @si(tensor<f32, #sparse>)
