@@ -55,8 +55,10 @@ impl std::error::Error for AffineParseError {}
 /// whitespace or comments after it, right before the `>` that closes the
 /// attribute (which is not consumed and not required to be present).
 /// Returns the map and the number of bytes consumed.
-pub fn parse_affine_map(s: &str) -> Result<(AffineMap, usize), AffineParseError> {
-    let mut p = Parser::new(s);
+pub fn parse_affine_map<S: AsRef<[u8]> + ?Sized>(
+    s: &S,
+) -> Result<(AffineMap, usize), AffineParseError> {
+    let mut p = Parser::new(s.as_ref());
     let (num_dims, num_symbols) = p.parse_dim_and_symbol_lists()?;
     match p.tok {
         Tok::Arrow => p.advance(),
@@ -99,8 +101,10 @@ pub fn parse_affine_map(s: &str) -> Result<(AffineMap, usize), AffineParseError>
 /// `a - b >= 0`, `b - a >= 0` and `a - b == 0`; an empty constraint list
 /// becomes the single constraint `0 == 0`, as in MLIR.  Consumption stops as
 /// for [`parse_affine_map`].
-pub fn parse_integer_set(s: &str) -> Result<(IntegerSet, usize), AffineParseError> {
-    let mut p = Parser::new(s);
+pub fn parse_integer_set<S: AsRef<[u8]> + ?Sized>(
+    s: &S,
+) -> Result<(IntegerSet, usize), AffineParseError> {
+    let mut p = Parser::new(s.as_ref());
     let (num_dims, num_symbols) = p.parse_dim_and_symbol_lists()?;
     match p.tok {
         Tok::Colon => p.advance(),
@@ -146,6 +150,62 @@ pub fn parse_integer_set(s: &str) -> Result<(IntegerSet, usize), AffineParseErro
         eq_flags,
     };
     Ok((set, p.tok_start))
+}
+
+/// An affine map whose dimensions and symbols are SSA values, as ops such
+/// as `affine.load %m[%i + 3, symbol(%n)]` write it (MLIR's
+/// `parseAffineMapOfSSAIds`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SsaMap {
+    /// The map: a dimension per distinct SSA value used bare, a symbol per
+    /// one used as `symbol(%x)`, numbered in order of first use.
+    pub map: AffineMap,
+    /// Where the first use of each dimension's value starts (its `%`).
+    pub dims: Vec<usize>,
+    /// Where the first use of each symbol's value starts (its `%`).
+    pub symbols: Vec<usize>,
+    /// Bytes consumed: up to the token after the closing bracket.
+    pub consumed: usize,
+}
+
+/// Parses an affine map of SSA ids from its opening bracket (`[` or `(`,
+/// closed by `]` or `)`) to its closing one. The list may be empty.
+pub fn parse_affine_map_of_ssa_ids(s: &[u8], square: bool) -> Result<SsaMap, AffineParseError> {
+    let mut p = Parser::new(s);
+    p.ssa = Some(SsaIds::default());
+    let (open, close) = if square {
+        (Tok::LSquare, Tok::RSquare)
+    } else {
+        (Tok::LParen, Tok::RParen)
+    };
+    p.expect(open, &format!("expected {}", describe(open)))?;
+    let mut results = Vec::new();
+    if p.tok == close {
+        p.advance();
+    } else {
+        loop {
+            results.push(p.parse_expr()?);
+            if p.tok == Tok::Comma {
+                p.advance();
+            } else if p.tok == close {
+                p.advance();
+                break;
+            } else {
+                return Err(p.error_here(&format!("expected ',' or {}", describe(close))));
+            }
+        }
+    }
+    let ids = p.ssa.take().unwrap_or_default();
+    Ok(SsaMap {
+        map: AffineMap {
+            num_dims: ids.dims.len() as u32,
+            num_symbols: ids.symbols.len() as u32,
+            results,
+        },
+        dims: ids.dims,
+        symbols: ids.symbols,
+        consumed: p.tok_start,
+    })
 }
 
 /// One token.  Identifier-like tokens (bare identifiers, integer type names
@@ -204,10 +264,15 @@ fn skip_trivia(bytes: &[u8], mut pos: usize) -> usize {
     }
 }
 
+/// The text of an ASCII token (every token but `Other` is ASCII).
+fn ascii(bytes: &[u8], start: usize, end: usize) -> &str {
+    std::str::from_utf8(&bytes[start..end]).unwrap_or("")
+}
+
 /// Lexes the token starting at `start` (which must not be trivia), returning
 /// it with its end offset.
-fn lex_at(src: &str, start: usize) -> (Tok<'_>, usize) {
-    let bytes = src.as_bytes();
+fn lex_at(bytes: &[u8], start: usize) -> (Tok<'_>, usize) {
+    let src = |s: usize, e: usize| ascii(bytes, s, e);
     let Some(&b) = bytes.get(start) else {
         return (Tok::Eof, start);
     };
@@ -241,13 +306,13 @@ fn lex_at(src: &str, start: usize) -> (Tok<'_>, usize) {
                 while bytes.get(end).is_some_and(|c| c.is_ascii_hexdigit()) {
                     end += 1;
                 }
-                return (Tok::Integer(&src[start..end]), end);
+                return (Tok::Integer(src(start, end)), end);
             }
             while bytes.get(end).is_some_and(|c| c.is_ascii_digit()) {
                 end += 1;
             }
             if bytes.get(end) != Some(&b'.') {
-                return (Tok::Integer(&src[start..end]), end);
+                return (Tok::Integer(src(start, end)), end);
             }
             // A floating-point literal: never valid in an affine expression,
             // but lexed whole for a sensible error message.
@@ -266,26 +331,43 @@ fn lex_at(src: &str, start: usize) -> (Tok<'_>, usize) {
                     end += 1;
                 }
             }
-            (Tok::Float(&src[start..end]), end)
+            (Tok::Float(src(start, end)), end)
         }
         _ if is_ident_start(b) => {
             let mut end = start + 1;
             while bytes.get(end).copied().is_some_and(is_ident_continue) {
                 end += 1;
             }
-            (Tok::Ident(&src[start..end]), end)
+            (Tok::Ident(src(start, end)), end)
         }
         b'%' => {
+            // MLIR's suffix-id: digits only, or a letter or `$._-` followed
+            // by letters, digits and `$._-`.
             let mut end = start + 1;
-            while bytes.get(end).copied().is_some_and(is_ident_continue) {
-                end += 1;
+            let digit = |c: &u8| c.is_ascii_digit();
+            let punct = |c: &u8| c.is_ascii_alphanumeric() || b"$._-".contains(c);
+            if bytes.get(end).is_some_and(digit) {
+                while bytes.get(end).is_some_and(digit) {
+                    end += 1;
+                }
+            } else {
+                while bytes.get(end).is_some_and(punct) {
+                    end += 1;
+                }
             }
-            (Tok::Percent(&src[start..end]), end)
+            (Tok::Percent(src(start, end)), end)
         }
         _ => {
             // One (possibly multi-byte) character.
-            let len = src[start..].chars().next().map_or(1, char::len_utf8);
-            (Tok::Other(&src[start..start + len]), start + len)
+            let len = match b {
+                0xc0..=0xdf => 2,
+                0xe0..=0xef => 3,
+                0xf0..=0xf7 => 4,
+                _ => 1,
+            };
+            let end = (start + len).min(bytes.len());
+            let text = std::str::from_utf8(&bytes[start..end]).unwrap_or("\u{fffd}");
+            (Tok::Other(text), end)
         }
     }
 }
@@ -394,28 +476,41 @@ impl Frame {
 }
 
 struct Parser<'a> {
-    src: &'a str,
+    src: &'a [u8],
     tok: Tok<'a>,
     tok_start: usize,
     tok_end: usize,
     names: HashMap<&'a str, AffineExpr>,
+    /// Set when SSA values stand for dimensions and symbols.
+    ssa: Option<SsaIds<'a>>,
+}
+
+/// The SSA values met so far in an affine map of SSA ids.
+#[derive(Default)]
+struct SsaIds<'a> {
+    /// Each value's spelling (`%x`, without a `#N` suffix, as MLIR keys
+    /// them) and the dimension or symbol it became.
+    seen: Vec<(&'a str, AffineExpr)>,
+    dims: Vec<usize>,
+    symbols: Vec<usize>,
 }
 
 impl<'a> Parser<'a> {
-    fn new(src: &'a str) -> Parser<'a> {
+    fn new(src: &'a [u8]) -> Parser<'a> {
         let mut p = Parser {
             src,
             tok: Tok::Eof,
             tok_start: 0,
             tok_end: 0,
             names: HashMap::new(),
+            ssa: None,
         };
         p.advance();
         p
     }
 
     fn advance(&mut self) {
-        let start = skip_trivia(self.src.as_bytes(), self.tok_end);
+        let start = skip_trivia(self.src, self.tok_end);
         let (tok, end) = lex_at(self.src, start);
         self.tok = tok;
         self.tok_start = start;
@@ -443,6 +538,42 @@ impl<'a> Parser<'a> {
         } else {
             Err(self.error_here(message))
         }
+    }
+
+    /// The dimension or symbol of the SSA value at the current token: the
+    /// one it became when first met (MLIR keys them by spelling, so
+    /// `symbol(%x)` after `%x` is `%x`'s dimension), or the next one. A
+    /// first use records where its text starts, `#N` suffix included.
+    fn ssa_id(&mut self, name: &'a str, symbol: bool) -> Result<AffineExpr, AffineParseError> {
+        let at = self.tok_start;
+        let Some(ids) = self.ssa.as_mut() else {
+            return Err(self.error_here("unexpected SSA identifier in affine expression"));
+        };
+        if let Some((_, e)) = ids.seen.iter().find(|(n, _)| *n == name) {
+            let e = e.clone();
+            self.advance();
+            return Ok(e);
+        }
+        let expr = if symbol {
+            ids.symbols.push(at);
+            AffineExpr::Symbol(ids.symbols.len() as u32 - 1)
+        } else {
+            ids.dims.push(at);
+            AffineExpr::Dim(ids.dims.len() as u32 - 1)
+        };
+        ids.seen.push((name, expr.clone()));
+        // `%x#3`: the result number belongs to the use.
+        if self.src.get(self.tok_end) == Some(&b'#') {
+            let mut end = self.tok_end + 1;
+            while self.src.get(end).is_some_and(u8::is_ascii_digit) {
+                end += 1;
+            }
+            if end > self.tok_end + 1 {
+                self.tok_end = end;
+            }
+        }
+        self.advance();
+        Ok(expr)
     }
 
     /// Parses `(ids)` and an optional `[ids]`, binding the names.
@@ -644,6 +775,20 @@ impl<'a> Parser<'a> {
                             depth: 1,
                         };
                     }
+                    Tok::Percent(name) if self.ssa.is_some() => {
+                        let expr = self.ssa_id(name, false)?;
+                        break Val { expr, depth: 1 };
+                    }
+                    Tok::Ident("symbol") if self.ssa.is_some() => {
+                        self.advance();
+                        self.expect(Tok::LParen, "expected '(' at start of SSA symbol")?;
+                        let Tok::Percent(name) = self.tok else {
+                            return Err(self.error_here("expected ssa identifier"));
+                        };
+                        let expr = self.ssa_id(name, true)?;
+                        self.expect(Tok::RParen, "expected ')' at end of SSA symbol")?;
+                        break Val { expr, depth: 1 };
+                    }
                     Tok::Ident("symbol") => {
                         return Err(self.error_here(
                             "'symbol' operands (SSA values) are not allowed in an affine map \
@@ -780,6 +925,44 @@ mod tests {
             "(d0, d1)[s0] -> (d0 + s0, d1)"
         );
         assert_eq!(map("() -> ()"), "() -> ()");
+    }
+
+    /// MLIR's rules, applied by hand: a dimension per distinct spelling
+    /// in order of first use, `symbol(…)` of a known spelling is that
+    /// dimension, `#N` belongs to the use, `-` continues a name.
+    #[test]
+    fn maps_of_ssa_ids() {
+        let text = b"[%i + 3, symbol(%n), %i * 2 - %j] : x";
+        let m = parse_affine_map_of_ssa_ids(text, true).unwrap();
+        assert_eq!(
+            m.map.to_string(),
+            "(d0, d1)[s0] -> (d0 + 3, s0, d0 * 2 - d1)"
+        );
+        assert_eq!(m.dims, [1, 30]);
+        assert_eq!(m.symbols, [16]);
+        assert_eq!(&text[m.consumed..], b": x");
+
+        let m = parse_affine_map_of_ssa_ids(b"[%x#1, symbol(%x)]", true).unwrap();
+        assert_eq!(m.map.to_string(), "(d0) -> (d0, d0)");
+        assert_eq!((m.dims.len(), m.symbols.len()), (1, 0));
+
+        let m = parse_affine_map_of_ssa_ids(b"(%a-1, 3 + %0)", false).unwrap();
+        assert_eq!(m.map.to_string(), "(d0, d1) -> (d0, d1 + 3)");
+
+        let m = parse_affine_map_of_ssa_ids(b"[]", true).unwrap();
+        assert_eq!(m.map.to_string(), "() -> ()");
+
+        for (bad, what) in [
+            (&b"[d0]"[..], "undeclared"),
+            (b"[symbol %x]", "'(' at start of SSA symbol"),
+            (b"[%x * %y]", "non-affine"),
+            (b"[%x", "expected ',' or ']'"),
+        ] {
+            let e = parse_affine_map_of_ssa_ids(bad, true).unwrap_err();
+            assert!(e.message.contains(what), "{e}");
+        }
+        // Without SSA mode, SSA values stay errors.
+        assert!(parse_affine_map("(d0) -> (%x)").is_err());
     }
 
     #[test]

@@ -336,10 +336,6 @@ impl<'a> Parser<'a> {
         }
         let body_start = self.tok.end;
         let text = &self.src[body_start..];
-        let text = match std::str::from_utf8(text) {
-            Ok(t) => t,
-            Err(e) => std::str::from_utf8(&text[..e.valid_up_to()]).expect("valid prefix"),
-        };
         let (attr, used) = if set {
             let (s, used) = affine_parser::parse_integer_set(text).map_err(|e| {
                 Error::new(

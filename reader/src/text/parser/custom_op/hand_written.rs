@@ -206,7 +206,7 @@ impl<'a> Parser<'a> {
     }
 
     /// After `->`: one type, or a parenthesized list of them.
-    fn arrow_type_list_rest(&mut self) -> Result<Vec<TypeId>> {
+    pub(super) fn arrow_type_list_rest(&mut self) -> Result<Vec<TypeId>> {
         let mut v = Vec::new();
         if self.is(Tok::LParen) {
             self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
@@ -222,7 +222,7 @@ impl<'a> Parser<'a> {
     /// A hand-written op from its parts: `props` (inherent attributes the
     /// syntax gave) and the attribute dictionary split as the format's.
     #[allow(clippy::too_many_arguments)]
-    fn finish_hand_written(
+    pub(super) fn finish_hand_written(
         &mut self,
         syn: &'static OpSyntax,
         operands: &[ValueId],
@@ -359,7 +359,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `[%a, %b, …]`.
-    fn bracketed_value_uses(&mut self) -> Result<Vec<Use<'a>>> {
+    pub(super) fn bracketed_value_uses(&mut self) -> Result<Vec<Use<'a>>> {
         let mut v = Vec::new();
         self.comma_list(Tok::LSquare, Tok::RSquare, "'['", |p| {
             v.push(p.parse_value_use()?);
@@ -638,7 +638,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `(%a, …)`: values in parentheses.
-    fn paren_value_uses(&mut self) -> Result<Vec<Use<'a>>> {
+    pub(super) fn paren_value_uses(&mut self) -> Result<Vec<Use<'a>>> {
         let mut v = Vec::new();
         self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
             v.push(p.parse_value_use()?);
@@ -1085,15 +1085,7 @@ impl<'a> Parser<'a> {
         };
         let ty = self.parse_type()?;
         let attrs = self.optional_attr_dict()?.unwrap_or(self.empty_dict);
-        let loc = if self.is_kw("loc") {
-            self.bump();
-            self.expect(Tok::LParen, "'(' in inline location")?;
-            let l = self.parse_location_instance()?;
-            self.expect(Tok::RParen, "')' in inline location")?;
-            Some(l)
-        } else {
-            None
-        };
+        let loc = self.optional_trailing_loc()?;
         Ok(FnArg {
             name,
             ty,

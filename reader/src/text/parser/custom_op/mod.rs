@@ -9,6 +9,7 @@
 
 use super::*;
 
+mod affine_ops;
 mod directives;
 mod format;
 mod hand_written;
@@ -65,6 +66,20 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
         p.parse_affine_map_op(s, at, r)
     }),
     ("affine.min", |p, s, at, r| p.parse_affine_map_op(s, at, r)),
+    ("affine.for", |p, s, at, r| p.parse_affine_for(s, at, r)),
+    ("affine.if", |p, s, at, r| p.parse_affine_if(s, at, r)),
+    ("affine.load", |p, s, at, r| {
+        p.parse_affine_access(s, at, r, false, false)
+    }),
+    ("affine.store", |p, s, at, r| {
+        p.parse_affine_access(s, at, r, true, false)
+    }),
+    ("affine.vector_load", |p, s, at, r| {
+        p.parse_affine_access(s, at, r, false, true)
+    }),
+    ("affine.vector_store", |p, s, at, r| {
+        p.parse_affine_access(s, at, r, true, true)
+    }),
     ("affine.max", |p, s, at, r| p.parse_affine_map_op(s, at, r)),
     ("scf.while", |p, s, at, r| p.parse_scf_while(s, at, r)),
     ("vector.mask", |p, s, at, r| p.parse_vector_mask(s, at, r)),
@@ -209,6 +224,20 @@ impl<'a> Parser<'a> {
     /// The value a parsed use names, of type `ty`.
     fn resolve_use(&mut self, u: Use<'a>, ty: TypeId) -> Result<ValueId> {
         self.resolve_value_use(u.0, u.1, u.2, ty)
+    }
+
+    /// `loc(…)` after a region argument (MLIR's `parseArgument` reads one
+    /// after every argument it parses, the printer writes it with debug
+    /// info).
+    fn optional_trailing_loc(&mut self) -> Result<Option<AttrId>> {
+        if !self.is_kw("loc") {
+            return Ok(None);
+        }
+        self.bump();
+        self.expect(Tok::LParen, "'(' in inline location")?;
+        let l = self.parse_location_instance()?;
+        self.expect(Tok::RParen, "')' in inline location")?;
+        Ok(Some(l))
     }
 
     /// Refuses the op: what of its custom syntax is not known.
