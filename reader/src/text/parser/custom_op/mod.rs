@@ -14,6 +14,7 @@ mod directives;
 mod format;
 mod hand_written;
 mod infer;
+mod linalg_ops;
 
 use rmlir_format::op_format::catalog::{
     Arity, AttrKind, AttrSpec, Catalog, OpSyntax, Trait, ValueSpec,
@@ -67,6 +68,10 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     }),
     ("affine.min", |p, s, at, r| p.parse_affine_map_op(s, at, r)),
     ("affine.for", |p, s, at, r| p.parse_affine_for(s, at, r)),
+    ("linalg.yield", |p, s, at, r| p.parse_linalg_yield(s, at, r)),
+    ("linalg.generic", |p, s, at, r| {
+        p.parse_linalg_generic(s, at, r)
+    }),
     ("affine.if", |p, s, at, r| p.parse_affine_if(s, at, r)),
     ("affine.load", |p, s, at, r| {
         p.parse_affine_access(s, at, r, false, false)
@@ -165,6 +170,9 @@ impl<'a> Parser<'a> {
     ) -> Result<OpId> {
         if let Some((_, parse)) = HAND_WRITTEN.iter().find(|(n, _)| *n == name) {
             return parse(self, syn, name_at, results_start);
+        }
+        if linalg_ops::is_named_structured(name) {
+            return self.parse_named_structured(syn, name_at, results_start);
         }
         match syn.elements() {
             Some(Ok(elements)) => {
