@@ -202,3 +202,32 @@ fn dialect_body_ending_in_minus_prints_as_mlir_opt_prints_it() {
         rmlir_reader::parse_module(b"func.func private @f(tensor<f32, #r<a>>)", "r.mlir").unwrap();
     assert!(!rmlir_tests::dialect_body_ends_in_minus(&clean));
 }
+
+/// `text/non-ascii-in-unregistered-symbol-nested-in-registered-body.mlir`
+/// (found by `custom_form`): `!tensor<#sparse>` with `#sparse = #s<{
+/// (\x8a p)}>`. The print writes the unregistered attribute in place, and
+/// the check that refuses bytes outside ASCII in a registered body refused
+/// it there; such a nested body is scanned, not lexed, in MLIR (mlir-opt 22
+/// reads `tensor<4xf32, #s<{ (\x8a p)}>>` and prints it back the same), so
+/// the check now skips it, and the print reads back to itself.
+#[test]
+fn non_ascii_in_an_unregistered_symbol_nested_in_a_registered_body_reads_back() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("regressions/text/non-ascii-in-unregistered-symbol-nested-in-registered-body.mlir");
+    let data = std::fs::read(path).unwrap();
+    let m = rmlir_reader::parse_module(&data, "regression.mlir").unwrap();
+    let first = rmlir_writer::print_module(&m, Default::default());
+    // The text printer writes the byte as U+FFFD where mlir-opt writes it
+    // raw (its print is a `String`): a known difference, left for now.
+    assert!(first.contains("!tensor<#s<{ (\u{fffd}p)}>>"), "{first}");
+    let again = rmlir_reader::parse_module(first.as_bytes(), "regression.mlir")
+        .unwrap_or_else(|e| panic!("{e}\n{first}"));
+    assert_eq!(
+        rmlir_writer::print_module(&again, Default::default()),
+        first
+    );
+    // A byte outside ASCII in the registered body itself is still refused.
+    let e = rmlir_reader::parse_module(b"\"f\"() {a = !tensor<\x8a>} : () -> ()", "r.mlir")
+        .unwrap_err();
+    assert!(e.to_string().contains("unexpected byte 0x8a"), "{e}");
+}

@@ -738,11 +738,34 @@ impl<'a> Parser<'a> {
         }
         // A registered dialect's parser lexes its body, and MLIR's lexer
         // takes no byte outside ASCII except in a string literal; the
-        // body's text pieces could not hold such a byte either.
+        // body's text pieces could not hold such a byte either. The body
+        // of a nested symbol of an unregistered dialect is not lexed but
+        // scanned, as it is at the top level, so it may hold any byte.
         let mut q = start;
         while q < end {
             match self.src[q] {
                 b'"' => q = lexer::string_end(self.src, q).unwrap_or(end).max(q + 1),
+                b'#' | b'!' => {
+                    let id_end = (q + 1..end)
+                        .find(|&i| {
+                            let c = self.src[i];
+                            !(c.is_ascii_alphanumeric() || b"_$.".contains(&c))
+                        })
+                        .unwrap_or(end);
+                    let name = &self.src[q + 1..id_end];
+                    let nested = name.split(|&c| c == b'.').next().unwrap_or(b"");
+                    let nested = std::str::from_utf8(nested).unwrap_or("");
+                    let opaque = !nested.is_empty()
+                        && !self.host.registers(nested)
+                        && !self.hook(nested).is_some_and(|h| h.parses_bodies());
+                    q = if opaque && self.src.get(id_end) == Some(&b'<') {
+                        rmlir_format::symbol_body::scan_symbol_body(self.src, id_end)
+                            .unwrap_or(end)
+                            .min(end)
+                    } else {
+                        id_end.max(q + 1)
+                    };
+                }
                 c if !c.is_ascii() => {
                     return self.err_at(
                         q,
