@@ -3,6 +3,7 @@
 //! (§6), op layouts (§7), the dialect hook traits (§9) and the structural
 //! check (§8.6).
 pub mod affine;
+pub mod affine_parser;
 pub mod append;
 pub mod attrs;
 pub mod blob;

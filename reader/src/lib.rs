@@ -1,6 +1,6 @@
 //! rmlir-reader: MLIR's generic textual form (SPEC.md §3) and its bytecode
 //! (§6), eagerly or lazily from a memory map, into the rmlir IR.
-pub mod affine_parser;
+pub use rmlir_format::affine_parser;
 pub mod error;
 pub mod limits;
 mod prefault;

@@ -23,7 +23,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use rmlir_format::affine::{AffineExpr, AffineMap, IntegerSet};
+use crate::affine::{AffineExpr, AffineMap, IntegerSet};
 
 /// Maximum nesting of parentheses inside one affine expression.
 pub const MAX_NESTING: usize = 1000;
