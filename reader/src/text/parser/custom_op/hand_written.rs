@@ -4,19 +4,27 @@
 use super::*;
 
 /// Inherent attributes an op's syntax gives, by name.
-type Properties = Vec<(Bytes, AttrId)>;
+pub(super) type Properties = Vec<(Bytes, AttrId)>;
 
 /// An argument of a function's signature.
-struct FnArg<'a> {
-    name: Option<Use<'a>>,
-    ty: TypeId,
-    attrs: AttrId,
-    loc: Option<AttrId>,
+pub(super) struct FnArg<'a> {
+    pub(super) name: Option<Use<'a>>,
+    pub(super) ty: TypeId,
+    pub(super) attrs: AttrId,
+    pub(super) loc: Option<AttrId>,
+}
+
+/// A function's signature: its arguments, its results with their
+/// attributes, and whether it ends with `...`.
+pub(super) struct Signature<'a> {
+    pub(super) args: Vec<FnArg<'a>>,
+    pub(super) results: Vec<(TypeId, AttrId)>,
+    pub(super) variadic: bool,
 }
 
 impl<'a> FnArg<'a> {
     /// The entry block's argument, for a named one.
-    fn entry(&self) -> Option<EntryArg<'a>> {
+    pub(super) fn entry(&self) -> Option<EntryArg<'a>> {
         let (name, _, at) = self.name?;
         Some(EntryArg {
             name,
@@ -1022,13 +1030,38 @@ impl<'a> Parser<'a> {
     /// `parseFunctionSignatureWithArguments`): its arguments, and the
     /// properties `function_type`, `arg_attrs` and `res_attrs` they give.
     fn function_signature(&mut self) -> Result<(Vec<FnArg<'a>>, Properties)> {
-        // Arguments: `%name: type {attrs}? loc(…)?` or `type {attrs}?`.
+        let Signature { args, results, .. } = self.function_signature_parts(false)?;
+        let fty = self.m.ctx.intern_type(TypeData::Function {
+            inputs: args.iter().map(|a| a.ty).collect(),
+            results: results.iter().map(|r| r.0).collect(),
+        });
+        let props = self.signature_properties(&args, &results, fty);
+        Ok((args, props))
+    }
+
+    /// MLIR's `parseFunctionSignatureWithArguments`: the arguments
+    /// (`%name: type {attrs}? loc(…)?` or `type {attrs}?`, and `...` last
+    /// where `allow_variadic`), the results (`-> type` or `-> (type
+    /// {attrs}?, …)`) and whether the signature is variadic.
+    pub(super) fn function_signature_parts(
+        &mut self,
+        allow_variadic: bool,
+    ) -> Result<Signature<'a>> {
         let mut args = Vec::new();
+        let mut variadic = false;
         self.comma_list(
             Tok::LParen,
             Tok::RParen,
             "'(' to begin the arguments",
             |p| {
+                if variadic {
+                    return p.err("variadic arguments must be in the end of the argument list");
+                }
+                if allow_variadic && p.src[p.tok.start..].starts_with(b"...") {
+                    p.reset_to(p.tok.start + 3);
+                    variadic = true;
+                    return Ok(());
+                }
                 args.push(p.function_arg(false)?);
                 Ok(())
             },
@@ -1037,7 +1070,6 @@ impl<'a> Parser<'a> {
         if named != 0 && named != args.len() {
             return self.err("expected SSA identifier for every argument or none");
         }
-        // Results: `-> type` or `-> (type {attrs}?, …)`.
         let mut results: Vec<(TypeId, AttrId)> = Vec::new();
         if self.eat(Tok::Arrow) {
             if self.is(Tok::LParen) {
@@ -1052,11 +1084,22 @@ impl<'a> Parser<'a> {
                 results.push((ty, self.empty_dict));
             }
         }
+        Ok(Signature {
+            args,
+            results,
+            variadic,
+        })
+    }
+
+    /// `function_type` of type `fty`, and `arg_attrs`/`res_attrs` where an
+    /// argument or result has attributes.
+    pub(super) fn signature_properties(
+        &mut self,
+        args: &[FnArg<'a>],
+        results: &[(TypeId, AttrId)],
+        fty: TypeId,
+    ) -> Properties {
         let mut props: Properties = Vec::new();
-        let fty = self.m.ctx.intern_type(TypeData::Function {
-            inputs: args.iter().map(|a| a.ty).collect(),
-            results: results.iter().map(|r| r.0).collect(),
-        });
         let a = self.m.ctx.intern_attr(AttrData::Type(fty));
         props.push((b"function_type"[..].into(), a));
         let empty = self.empty_dict;
@@ -1070,7 +1113,7 @@ impl<'a> Parser<'a> {
             let a = self.m.ctx.intern_attr(AttrData::Array(list));
             props.push((b"res_attrs"[..].into(), a));
         }
-        Ok((args, props))
+        props
     }
 
     /// One argument: `%name: type {attrs}? loc(…)?`, or without the name

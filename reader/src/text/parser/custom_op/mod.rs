@@ -15,6 +15,7 @@ mod format;
 mod hand_written;
 mod infer;
 mod linalg_ops;
+mod llvm_ops;
 
 use rmlir_format::op_format::catalog::{
     Arity, AttrKind, AttrSpec, Catalog, OpSyntax, Trait, ValueSpec,
@@ -69,6 +70,7 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("affine.min", |p, s, at, r| p.parse_affine_map_op(s, at, r)),
     ("affine.for", |p, s, at, r| p.parse_affine_for(s, at, r)),
     ("linalg.yield", |p, s, at, r| p.parse_linalg_yield(s, at, r)),
+    ("llvm.func", |p, s, at, r| p.parse_llvm_func(s, at, r)),
     ("linalg.generic", |p, s, at, r| {
         p.parse_linalg_generic(s, at, r)
     }),

@@ -1,0 +1,280 @@
+//! The llvm dialect's hand-written parsers (MLIR's `LLVMDialect.cpp`),
+//! SPEC.md §11.2.
+
+use super::hand_written::{FnArg, Signature};
+use super::*;
+
+/// `LLVM::Linkage`'s keywords, in enum order.
+const LINKAGES: &[&str] = &[
+    "private",
+    "internal",
+    "available_externally",
+    "linkonce",
+    "weak",
+    "common",
+    "appending",
+    "extern_weak",
+    "linkonce_odr",
+    "weak_odr",
+    "external",
+];
+
+/// `LLVM::Visibility`'s keywords: the integer is the index.
+const VISIBILITIES: &[&str] = &["default", "hidden", "protected"];
+
+/// `LLVM::UnnamedAddr`'s keywords (none is 0).
+const UNNAMED_ADDRS: &[&str] = &["", "local_unnamed_addr", "unnamed_addr"];
+
+/// `LLVM::cconv::CConv`'s keywords (`ccc` is the default).
+const CCONVS: &[&str] = &[
+    "ccc",
+    "fastcc",
+    "coldcc",
+    "cc_10",
+    "cc_11",
+    "anyregcc",
+    "preserve_mostcc",
+    "preserve_allcc",
+    "swiftcc",
+    "cxx_fast_tlscc",
+    "tailcc",
+    "cfguard_checkcc",
+    "swifttailcc",
+    "x86_stdcallcc",
+    "x86_fastcallcc",
+    "arm_apcscc",
+    "arm_aapcscc",
+    "arm_aapcs_vfpcc",
+    "msp430_intrcc",
+    "x86_thiscallcc",
+    "ptx_kernelcc",
+    "ptx_devicecc",
+    "spir_funccc",
+    "spir_kernelcc",
+    "intel_ocl_bicc",
+    "x86_64_sysvcc",
+    "win64cc",
+    "x86_vectorcallcc",
+    "hhvmcc",
+    "hhvm_ccc",
+    "x86_intrcc",
+    "avr_intrcc",
+    "avr_builtincc",
+    "amdgpu_vscc",
+    "amdgpu_gscc",
+    "amdgpu_cscc",
+    "amdgpu_kernelcc",
+    "x86_regcallcc",
+    "amdgpu_hscc",
+    "msp430_builtincc",
+    "amdgpu_lscc",
+    "amdgpu_escc",
+    "aarch64_vectorcallcc",
+    "aarch64_sve_vectorcallcc",
+    "wasm_emscripten_invokecc",
+    "amdgpu_gfxcc",
+    "m68k_intrcc",
+];
+
+impl<'a> Parser<'a> {
+    /// A keyword of `names` at the current token (MLIR's
+    /// `parseOptionalKeywordAlternative`), consumed.
+    fn optional_keyword_of(&mut self, names: &[&str]) -> Option<usize> {
+        if !self.is(Tok::BareIdent) {
+            return None;
+        }
+        let i = names
+            .iter()
+            .position(|n| !n.is_empty() && n.as_bytes() == self.spelling())?;
+        self.bump();
+        Some(i)
+    }
+
+    /// `llvm.func linkage? visibility? unnamed_addr? cconv? @name(args)
+    /// (-> result)? (vscale_range(min, max))? (comdat(@sym))? (attributes
+    /// {…})? body?` (MLIR's `LLVMFuncOp::parse`). Its `function_type` is
+    /// an `!llvm.func<result (args)>`.
+    pub(super) fn parse_llvm_func(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let linkage = self.optional_keyword_of(LINKAGES).unwrap_or(10);
+        let visibility = self.optional_keyword_of(VISIBILITIES).unwrap_or(0);
+        let unnamed_addr = self.optional_keyword_of(UNNAMED_ADDRS).unwrap_or(0);
+        let cconv_at = self.tok.start;
+        let cconv = match self.optional_keyword_of(CCONVS) {
+            Some(i) => i,
+            None if self.is(Tok::BareIdent) => {
+                return self.unsupported(
+                    syn,
+                    cconv_at,
+                    &format!("the keyword '{}'", lossy(self.spelling())),
+                )
+            }
+            None => 0,
+        };
+        let mut props: Vec<(Bytes, AttrId)> = Vec::new();
+        let text = format!("#llvm.linkage<{}>", LINKAGES[linkage]);
+        props.push((b"linkage"[..].into(), self.parse_attr_text(&text, name_at)?));
+        let text = format!("{visibility} : i64");
+        props.push((
+            b"visibility_"[..].into(),
+            self.parse_attr_text(&text, name_at)?,
+        ));
+        let text = format!("{unnamed_addr} : i64");
+        props.push((
+            b"unnamed_addr"[..].into(),
+            self.parse_attr_text(&text, name_at)?,
+        ));
+        let text = format!("#llvm.cconv<{}>", CCONVS[cconv]);
+        props.push((b"CConv"[..].into(), self.parse_attr_text(&text, name_at)?));
+        let sym = self.parse_symbol_name()?;
+        let a = self.m.ctx.intern_attr(AttrData::String {
+            value: sym.into_boxed_slice(),
+            ty: None,
+        });
+        props.push((b"sym_name"[..].into(), a));
+
+        let signature_at = self.tok.start;
+        let Signature {
+            args,
+            results,
+            variadic,
+        } = self.function_signature_parts(true)?;
+        let fty = self.llvm_function_type(syn, &args, &results, variadic, signature_at)?;
+        props.extend(self.signature_properties(&args, &results, fty));
+        if self.is_kw("vscale_range") {
+            self.bump();
+            self.expect(Tok::LParen, "'('")?;
+            let min = self.expect(Tok::Integer, "an integer")?;
+            self.expect(Tok::Comma, "','")?;
+            let max = self.expect(Tok::Integer, "an integer")?;
+            self.expect(Tok::RParen, "')'")?;
+            let text = format!(
+                "#llvm.vscale_range<minRange = {} : i32, maxRange = {} : i32>",
+                lossy(&self.src[min.start..min.end]),
+                lossy(&self.src[max.start..max.end])
+            );
+            props.push((
+                b"vscale_range"[..].into(),
+                self.parse_attr_text(&text, min.start)?,
+            ));
+        }
+        if self.is_kw("comdat") {
+            self.bump();
+            self.expect(Tok::LParen, "'('")?;
+            let at = self.tok.start;
+            let comdat = self.parse_attr(None)?;
+            if !matches!(self.m.ctx.attr(comdat), AttrData::SymbolRef { .. }) {
+                return self.sem_err_at(at, "expected a symbol reference");
+            }
+            self.expect(Tok::RParen, "')'")?;
+            props.push((b"comdat"[..].into(), comdat));
+        }
+        let attrs = self.optional_attr_dict_with_keyword()?;
+        let region = self.m.new_region();
+        if self.is(Tok::LBrace) {
+            let entry: Vec<EntryArg<'a>> = args.iter().filter_map(FnArg::entry).collect();
+            self.parse_region_into(region, &entry)?;
+        }
+        self.finish_hand_written(
+            syn,
+            &[],
+            &[],
+            props,
+            attrs,
+            vec![region],
+            name_at,
+            results_start,
+        )
+    }
+
+    /// `!llvm.func<result (args, ...)>` (MLIR's `buildLLVMFunctionType`):
+    /// no result is `void`, more than one is an error.
+    fn llvm_function_type(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &[FnArg<'a>],
+        results: &[(TypeId, AttrId)],
+        variadic: bool,
+        at: usize,
+    ) -> Result<TypeId> {
+        if results.len() > 1 {
+            return self.sem_err_at(
+                at,
+                "failed to construct function type: expected zero or one function result",
+            );
+        }
+        let mut parts = Vec::with_capacity(args.len() + 1);
+        for t in args.iter().map(|a| a.ty).chain(results.iter().map(|r| r.0)) {
+            match self.llvm_nested_type_text(t) {
+                Some(text) => parts.push(text),
+                None => {
+                    return self.unsupported(
+                        syn,
+                        at,
+                        "a signature type whose spelling inside an llvm type is not ported",
+                    )
+                }
+            }
+        }
+        let result = if results.is_empty() {
+            "void".to_string()
+        } else {
+            parts.pop().unwrap_or_default()
+        };
+        if variadic {
+            parts.push("...".into());
+        }
+        let text = format!("!llvm.func<{result} ({})>", parts.join(", "));
+        self.parse_type_text(&text, at)
+    }
+
+    /// How the llvm dialect's printer writes type `t` inside one of its
+    /// types: an llvm type without its `!llvm.` prefix, a builtin scalar or
+    /// vector as usual; `None` for anything else.
+    fn llvm_nested_type_text(&self, t: TypeId) -> Option<String> {
+        Some(match self.m.ctx.ty(t) {
+            TypeData::Integer { width, signedness } => {
+                let prefix = match signedness {
+                    Signedness::Signless => "i",
+                    Signedness::Signed => "si",
+                    Signedness::Unsigned => "ui",
+                };
+                format!("{prefix}{width}")
+            }
+            TypeData::Float(k) => k.keyword().to_string(),
+            TypeData::Index => "index".into(),
+            TypeData::Vector {
+                shape,
+                scalable,
+                elem,
+            } => {
+                let mut s = String::from("vector<");
+                for (i, d) in shape.iter().enumerate() {
+                    if scalable.get(i).copied().unwrap_or(false) {
+                        s += &format!("[{d}]x");
+                    } else {
+                        s += &format!("{d}x");
+                    }
+                }
+                s += &self.llvm_nested_type_text(*elem)?;
+                s.push('>');
+                s
+            }
+            TypeData::Dialect(body) if &*body.dialect == "llvm" => {
+                let mut s = String::new();
+                for p in &body.pieces {
+                    match p {
+                        BodyPiece::Text(t) => s += t,
+                        _ => return None,
+                    }
+                }
+                s
+            }
+            _ => return None,
+        })
+    }
+}
