@@ -278,3 +278,169 @@ impl<'a> Parser<'a> {
         })
     }
 }
+
+/// `LLVM::tailcallkind::TailCallKind`'s keywords (`none` is the default).
+const TAIL_CALL_KINDS: &[&str] = &["none", "tail", "musttail", "notail"];
+
+impl<'a> Parser<'a> {
+    /// Whether `t` is an `!llvm.ptr` (of any address space).
+    fn is_llvm_pointer(&self, t: TypeId) -> bool {
+        matches!(self.m.ctx.ty(t), TypeData::Dialect(b) if &*b.dialect == "llvm"
+            && matches!(b.pieces.first(), Some(BodyPiece::Text(s)) if s.as_ref() == "ptr" || s.starts_with("ptr<")))
+    }
+
+    /// `llvm.alloca inalloca? %size x elem-type attr-dict? : (size type) ->
+    /// result type` (MLIR's `AllocaOp::parse`): an `alignment` of 0 is
+    /// dropped, and `elem_type` is set when the result is a pointer.
+    pub(super) fn parse_llvm_alloca(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let mut props: Vec<(Bytes, AttrId)> = Vec::new();
+        if self.is_kw("inalloca") {
+            self.bump();
+            props.push((b"inalloca"[..].into(), self.unit_attr));
+        }
+        let size = self.parse_value_use()?;
+        self.expect_kw("x")?;
+        let elem = self.parse_type()?;
+        let mut attrs = self.optional_attr_dict()?;
+        if let Some(d) = attrs {
+            if let AttrData::Dictionary(entries) = self.m.ctx.attr(d) {
+                let zero_alignment = entries.iter().any(|(k, v)| {
+                    &k[..] == b"alignment"
+                        && matches!(self.m.ctx.attr(*v), AttrData::Integer { value, .. } if value.sign() == num_bigint::Sign::NoSign)
+                });
+                if zero_alignment {
+                    let kept: Vec<_> = entries
+                        .iter()
+                        .filter(|(k, _)| &k[..] != b"alignment")
+                        .cloned()
+                        .collect();
+                    attrs = Some(self.m.ctx.intern_attr(AttrData::Dictionary(kept)));
+                }
+            }
+        }
+        self.expect(Tok::Colon, "':'")?;
+        let type_at = self.tok.start;
+        let fty = self.parse_type()?;
+        let (input, result) = match self.m.ctx.ty(fty) {
+            TypeData::Function { inputs, results } if inputs.len() == 1 && results.len() == 1 => {
+                (inputs[0], results[0])
+            }
+            _ => {
+                return self.sem_err_at(
+                    type_at,
+                    "expected trailing function type with one argument and one result",
+                )
+            }
+        };
+        let size = self.resolve_use(size, input)?;
+        if self.is_llvm_pointer(result) {
+            let a = self.m.ctx.intern_attr(AttrData::Type(elem));
+            props.push((b"elem_type"[..].into(), a));
+        }
+        self.finish_hand_written(
+            syn,
+            &[size],
+            &[result],
+            props,
+            attrs,
+            Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
+
+    /// `llvm.call cconv? tail-call-kind? (@callee | %fptr)(%args)
+    /// (vararg(type))? attr-dict? : (fptr type ,)? function type` (MLIR's
+    /// `CallOp::parse` and `parseCallTypeAndResolveOperands`). Operand
+    /// bundles (`[…]`) are not ported.
+    pub(super) fn parse_llvm_call(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let cconv = self.optional_keyword_of(CCONVS).unwrap_or(0);
+        let tail = self.optional_keyword_of(TAIL_CALL_KINDS).unwrap_or(0);
+        let mut props: Vec<(Bytes, AttrId)> = Vec::new();
+        let text = format!("#llvm.cconv<{}>", CCONVS[cconv]);
+        props.push((b"CConv"[..].into(), self.parse_attr_text(&text, name_at)?));
+        let text = format!("#llvm.tailcallkind<{}>", TAIL_CALL_KINDS[tail]);
+        props.push((
+            b"TailCallKind"[..].into(),
+            self.parse_attr_text(&text, name_at)?,
+        ));
+        let mut uses = Vec::new();
+        let direct = !self.is(Tok::PercentId);
+        if direct {
+            let at = self.tok.start;
+            let callee = self.parse_attr(None)?;
+            if !matches!(self.m.ctx.attr(callee), AttrData::SymbolRef { .. }) {
+                return self.sem_err_at(at, "expected a symbol reference to the callee");
+            }
+            props.push((b"callee"[..].into(), callee));
+        } else {
+            uses.push(self.parse_value_use()?);
+        }
+        uses.extend(self.paren_value_uses()?);
+        if self.is_kw("vararg") {
+            self.bump();
+            self.expect(Tok::LParen, "'('")?;
+            let t = self.parse_type()?;
+            self.expect(Tok::RParen, "')'")?;
+            let a = self.m.ctx.intern_attr(AttrData::Type(t));
+            props.push((b"var_callee_type"[..].into(), a));
+        }
+        if self.is(Tok::LSquare) {
+            return self.unsupported(syn, self.tok.start, "operand bundles");
+        }
+        let attrs = self.optional_attr_dict()?;
+        self.expect(Tok::Colon, "':'")?;
+        let mut types = Vec::new();
+        if !direct {
+            types.push(self.parse_type()?);
+            self.expect(Tok::Comma, "','")?;
+        }
+        let type_at = self.tok.start;
+        let fty = self.parse_type()?;
+        let TypeData::Function { inputs, results } = self.m.ctx.ty(fty).clone() else {
+            return self.sem_err_at(type_at, "expected a function type");
+        };
+        if results.len() > 1 {
+            return self.sem_err_at(type_at, "expected function with 0 or 1 result");
+        }
+        types.extend(inputs);
+        if types.len() != uses.len() {
+            return self.sem_err_at(
+                name_at,
+                format!(
+                    "{} operands present, but expected {}",
+                    uses.len(),
+                    types.len()
+                ),
+            );
+        }
+        let mut operands = Vec::with_capacity(uses.len());
+        for (u, t) in uses.iter().zip(&types) {
+            operands.push(self.resolve_use(*u, *t)?);
+        }
+        let sizes = self.parse_attr_text("array<i32>", name_at)?;
+        props.push((b"op_bundle_sizes"[..].into(), sizes));
+        let segments = self.segment_sizes(&[operands.len(), 0], name_at)?;
+        props.push((b"operandSegmentSizes"[..].into(), segments));
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &results,
+            props,
+            attrs,
+            Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
+}

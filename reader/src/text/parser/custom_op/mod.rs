@@ -71,6 +71,8 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("affine.for", |p, s, at, r| p.parse_affine_for(s, at, r)),
     ("linalg.yield", |p, s, at, r| p.parse_linalg_yield(s, at, r)),
     ("llvm.func", |p, s, at, r| p.parse_llvm_func(s, at, r)),
+    ("llvm.alloca", |p, s, at, r| p.parse_llvm_alloca(s, at, r)),
+    ("llvm.call", |p, s, at, r| p.parse_llvm_call(s, at, r)),
     ("linalg.generic", |p, s, at, r| {
         p.parse_linalg_generic(s, at, r)
     }),
