@@ -14,6 +14,7 @@ impl<'a> Parser<'a> {
     ) -> Result<()> {
         match name {
             "DynamicIndexList" => self.dynamic_index_list(syn, args, parts),
+            "AsyncDependencies" => self.async_dependencies(syn, args, parts),
             _ => self.unsupported(syn, self.tok.start, &format!("directive `custom<{name}>`")),
         }
     }
@@ -112,6 +113,43 @@ impl<'a> Parser<'a> {
             };
             parts.attrs[flags] = Some(self.parse_attr_text(&text, at)?);
         }
+        Ok(())
+    }
+
+    /// `custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)`
+    /// (MLIR's `GPUDialect.cpp`): `async` makes the op return a
+    /// `!gpu.async.token` (its result must be named), then the tokens it
+    /// waits on, in optional brackets.
+    fn async_dependencies(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let (result, operand) = match args {
+            [Element::Type(inner), Element::Var(Var::Operand(o))] => match **inner {
+                Element::Var(Var::Result(r)) => (r, *o),
+                _ => return self.unsupported(syn, at, "a `custom<AsyncDependencies>` argument"),
+            },
+            _ => return self.unsupported(syn, at, "a `custom<AsyncDependencies>` argument"),
+        };
+        let token = self.parse_type_text("!gpu.async.token", at)?;
+        parts.result_types[result] = Some(Vec::new());
+        if self.is_kw("async") {
+            if !parts.named_results {
+                return self.sem_err_at(at, "needs to be named when marked 'async'");
+            }
+            self.bump();
+            parts.result_types[result] = Some(vec![token]);
+        }
+        let uses = if self.is(Tok::LSquare) {
+            self.bracketed_value_uses()?
+        } else {
+            Vec::new()
+        };
+        parts.operand_types[operand] = Some(vec![token; uses.len()]);
+        parts.operands[operand] = uses;
         Ok(())
     }
 }

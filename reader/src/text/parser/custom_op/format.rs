@@ -20,6 +20,7 @@ impl<'a> Parser<'a> {
             attrs: vec![None; syn.attrs.len()],
             regions: vec![Vec::new(); syn.regions.len()],
             successors: vec![Vec::new(); syn.successors.len()],
+            named_results: self.value_refs.len() > results_start,
             ..Default::default()
         };
         self.format_elements(syn, elements, &mut parts, name_at)?;

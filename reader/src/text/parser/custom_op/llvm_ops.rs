@@ -444,3 +444,114 @@ impl<'a> Parser<'a> {
         )
     }
 }
+
+/// `LLVM::GEPNoWrapFlags`' keywords and bits (`inbounds` implies `nusw`).
+const GEP_NO_WRAP_FLAGS: &[(&str, u32)] = &[
+    ("inbounds_flag", 1),
+    ("nusw", 2),
+    ("nuw", 4),
+    ("inbounds", 3),
+];
+
+impl<'a> Parser<'a> {
+    /// `llvm.getelementptr (flag (| flag)*)? %base[indices] attr-dict? :
+    /// (types) -> type, elem-type`: its declarative format, whose
+    /// `noWrapFlags` property (a bit enum) and `custom<GEPIndices>` the
+    /// interpreter does not read. An index is a value (its constant slot
+    /// holds `INT32_MIN`, MLIR's `kDynamicIndex`) or an i32 constant.
+    pub(super) fn parse_llvm_gep(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let mut flags = 0u32;
+        while let Some(i) = self.optional_keyword_of(
+            &GEP_NO_WRAP_FLAGS
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>(),
+        ) {
+            flags |= GEP_NO_WRAP_FLAGS[i].1;
+            // `|` has no token of its own: matched in the source.
+            if self.src.get(self.tok.start) != Some(&b'|') {
+                break;
+            }
+            self.reset_to(self.tok.start + 1);
+        }
+        let base = self.parse_value_use()?;
+        let mut dynamic = Vec::new();
+        let mut constants = Vec::new();
+        let open_at = self.tok.start;
+        self.comma_list(Tok::LSquare, Tok::RSquare, "'['", |p| {
+            if p.is(Tok::PercentId) {
+                dynamic.push(p.parse_value_use()?);
+                constants.push(i32::MIN as i64);
+                return Ok(());
+            }
+            let neg = p.eat(Tok::Minus);
+            let t = p.expect(Tok::Integer, "an SSA value or an integer")?;
+            let v = lossy(&p.src[t.start..t.end]).parse::<i64>().ok();
+            match v.map(|v| if neg { -v } else { v }) {
+                Some(v) if i32::try_from(v).is_ok() => constants.push(v),
+                _ => return p.err_at(t.start, "expected an i32 constant index"),
+            }
+            Ok(())
+        })?;
+        if constants.is_empty() {
+            // MLIR's list in brackets takes at least one element.
+            return self.err_at(open_at + 1, "expected SSA operand");
+        }
+        let attrs = self.optional_attr_dict()?;
+        self.expect(Tok::Colon, "':'")?;
+        let type_at = self.tok.start;
+        let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
+        self.parse_function_type_parts(&mut inputs, &mut outputs)?;
+        self.expect(Tok::Comma, "','")?;
+        let elem = self.parse_type()?;
+        if inputs.len() != dynamic.len() + 1 || outputs.len() != 1 {
+            return self.sem_err_at(
+                type_at,
+                format!(
+                    "{} operands present, but expected {}",
+                    dynamic.len() + 1,
+                    inputs.len()
+                ),
+            );
+        }
+        let mut operands = vec![self.resolve_use(base, inputs[0])?];
+        for (u, t) in dynamic.iter().zip(&inputs[1..]) {
+            operands.push(self.resolve_use(*u, *t)?);
+        }
+        let list: Vec<String> = constants.iter().map(i64::to_string).collect();
+        let text = if list.is_empty() {
+            "array<i32>".to_string()
+        } else {
+            format!("array<i32: {}>", list.join(", "))
+        };
+        let props = vec![
+            (
+                b"elem_type"[..].into(),
+                self.m.ctx.intern_attr(AttrData::Type(elem)),
+            ),
+            (
+                b"noWrapFlags"[..].into(),
+                self.parse_attr_text(&format!("{flags} : i32"), name_at)?,
+            ),
+            (
+                b"rawConstantIndices"[..].into(),
+                self.parse_attr_text(&text, name_at)?,
+            ),
+        ];
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &outputs,
+            props,
+            attrs,
+            Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
+}

@@ -73,6 +73,9 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("llvm.func", |p, s, at, r| p.parse_llvm_func(s, at, r)),
     ("llvm.alloca", |p, s, at, r| p.parse_llvm_alloca(s, at, r)),
     ("llvm.call", |p, s, at, r| p.parse_llvm_call(s, at, r)),
+    ("llvm.getelementptr", |p, s, at, r| {
+        p.parse_llvm_gep(s, at, r)
+    }),
     ("linalg.generic", |p, s, at, r| {
         p.parse_linalg_generic(s, at, r)
     }),
@@ -119,6 +122,9 @@ struct Parts<'a> {
     all_operands: Option<Vec<Use<'a>>>,
     all_operand_types: Option<Vec<TypeId>>,
     all_result_types: Option<Vec<TypeId>>,
+    /// Whether the op's results are named (`%r = …`), for directives that
+    /// check it (MLIR's `getNumResults` while parsing).
+    named_results: bool,
 }
 
 /// Where a `type(…)` directive's types go.
