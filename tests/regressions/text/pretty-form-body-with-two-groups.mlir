@@ -1,0 +1,1 @@
+module attributes{v=#s<o<><>>}{}
