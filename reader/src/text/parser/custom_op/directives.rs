@@ -15,6 +15,7 @@ impl<'a> Parser<'a> {
         match name {
             "DynamicIndexList" => self.dynamic_index_list(syn, args, parts),
             "AsyncDependencies" => self.async_dependencies(syn, args, parts),
+            "AllReduceOperation" => self.all_reduce_operation(syn, args, parts),
             _ => self.unsupported(syn, self.tok.start, &format!("directive `custom<{name}>`")),
         }
     }
@@ -150,6 +151,35 @@ impl<'a> Parser<'a> {
         };
         parts.operand_types[operand] = Some(vec![token; uses.len()]);
         parts.operands[operand] = uses;
+        Ok(())
+    }
+
+    /// `custom<AllReduceOperation>($op)` (MLIR's `GPUDialect.cpp`): an
+    /// optional keyword of `gpu::AllReduceOperation`, kept as
+    /// `#gpu<all_reduce_op kind>`.
+    fn all_reduce_operation(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        const KINDS: &[&str] = &[
+            "add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf", "and", "or",
+            "xor", "minimumf", "maximumf",
+        ];
+        let at = self.tok.start;
+        let [Element::Var(Var::Attr(i))] = args else {
+            return self.unsupported(syn, at, "a `custom<AllReduceOperation>` argument");
+        };
+        if !self.is(Tok::BareIdent) {
+            return Ok(());
+        }
+        let word = lossy(self.spelling());
+        if !KINDS.contains(&word.as_str()) {
+            return self.err("invalid op kind");
+        }
+        self.bump();
+        parts.attrs[*i] = Some(self.parse_attr_text(&format!("#gpu<all_reduce_op {word}>"), at)?);
         Ok(())
     }
 }
