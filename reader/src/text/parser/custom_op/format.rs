@@ -599,9 +599,23 @@ impl<'a> Parser<'a> {
         let props = self.with_default_properties(name, None, name_at)?;
         let loc = self.loc_at(name_at);
         let empty = self.empty_dict;
+        // A terminator with regions (`scf.forall.in_parallel`) is built
+        // with them (variadic groups empty), each holding one empty block
+        // where the op is `SingleBlock`, as its ODS builder creates them.
+        let mut regions = Vec::new();
+        if let Some(syn) = Catalog::upstream().get(term.as_bytes()) {
+            for _ in syn.regions.iter().filter(|r| !r.variadic) {
+                let r = self.m.new_region();
+                if syn.flags().single_block {
+                    let b = self.m.new_block();
+                    self.m.push_block(r, b);
+                }
+                regions.push(r);
+            }
+        }
         let op = self
             .m
-            .new_op(name, &[], &[], Vec::new(), props, empty, Vec::new(), loc);
+            .new_op(name, &[], &[], Vec::new(), props, empty, regions, loc);
         self.m.push_op(block, op);
         Ok(())
     }

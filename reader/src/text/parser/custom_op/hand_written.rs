@@ -1220,3 +1220,305 @@ impl<'a> Parser<'a> {
         )
     }
 }
+
+impl<'a> Parser<'a> {
+    /// `scf.execute_region (-> types)? no_inline? region attr-dict?`
+    /// (MLIR's `ExecuteRegionOp::parse`).
+    pub(super) fn parse_scf_execute_region(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let result_types = if self.eat(Tok::Arrow) {
+            self.arrow_type_list_rest()?
+        } else {
+            Vec::new()
+        };
+        let mut props: Properties = Vec::new();
+        if self.is_kw("no_inline") {
+            self.bump();
+            props.push((b"no_inline"[..].into(), self.unit_attr));
+        }
+        let region = self.parse_region()?;
+        let attrs = self.optional_attr_dict()?;
+        self.finish_hand_written(
+            syn,
+            &[],
+            &result_types,
+            props,
+            attrs,
+            vec![region],
+            name_at,
+            results_start,
+        )
+    }
+
+    /// `vector.outerproduct %lhs, %rhs (, %acc)? attr-dict? : lhs type, rhs
+    /// type` (MLIR's `OuterProductOp::parse`): the result is the 2-D vector
+    /// of both operands' sizes (1-D when `rhs` is a scalar), scalable where
+    /// they are; `kind` defaults to `#vector.kind<add>`.
+    pub(super) fn parse_vector_outerproduct(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let mut uses = vec![self.parse_value_use()?];
+        while self.eat(Tok::Comma) {
+            uses.push(self.parse_value_use()?);
+        }
+        let attrs = self.optional_attr_dict()?;
+        self.expect(Tok::Colon, "':'")?;
+        let lhs_at = self.tok.start;
+        let lhs = self.parse_type()?;
+        self.expect(Tok::Comma, "','")?;
+        let rhs = self.parse_type()?;
+        if uses.len() < 2 || uses.len() > 3 {
+            return self.sem_err_at(name_at, "expected at least 2 operands");
+        }
+        let TypeData::Vector {
+            shape: l_shape,
+            scalable: l_scalable,
+            elem,
+        } = self.m.ctx.ty(lhs).clone()
+        else {
+            return self.sem_err_at(lhs_at, "expected vector type for operand #1");
+        };
+        let first = |shape: &[i64], scalable: &[bool]| {
+            (
+                shape.first().copied().unwrap_or(0),
+                scalable.first().copied().unwrap_or(false),
+            )
+        };
+        let (l_size, l_scal) = first(&l_shape, &l_scalable);
+        let (shape, scalable) = match self.m.ctx.ty(rhs) {
+            TypeData::Vector {
+                shape: r_shape,
+                scalable: r_scalable,
+                ..
+            } => {
+                let (r_size, r_scal) = first(r_shape, r_scalable);
+                (vec![l_size, r_size], vec![l_scal, r_scal])
+            }
+            _ => (vec![l_size], vec![l_scal]),
+        };
+        let scalable = if scalable.iter().any(|&s| s) {
+            scalable
+        } else {
+            Vec::new()
+        };
+        let result = self.m.ctx.intern_type(TypeData::Vector {
+            shape,
+            scalable,
+            elem,
+        });
+        let has_kind = attrs.is_some_and(|d| {
+            matches!(self.m.ctx.attr(d), AttrData::Dictionary(e) if e.iter().any(|(k, _)| &k[..] == b"kind"))
+        });
+        let mut props: Properties = Vec::new();
+        if !has_kind {
+            let kind = self.parse_attr_text("#vector.kind<add>", name_at)?;
+            props.push((b"kind"[..].into(), kind));
+        }
+        let mut operands = vec![
+            self.resolve_use(uses[0], lhs)?,
+            self.resolve_use(uses[1], rhs)?,
+        ];
+        if let Some(&acc) = uses.get(2) {
+            operands.push(self.resolve_use(acc, result)?);
+        }
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &[result],
+            props,
+            attrs,
+            Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
+}
+
+impl<'a> Parser<'a> {
+    /// `(%v | integer, …)`: MLIR's `parseDynamicIndexList` in parentheses,
+    /// without types or scalable flags: the values, resolved as `index`,
+    /// and the integers, `ShapedType::kDynamic` where a value stands.
+    fn paren_dynamic_index_list(&mut self) -> Result<(Vec<ValueId>, Vec<i64>)> {
+        let mut uses = Vec::new();
+        let mut ints = Vec::new();
+        self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
+            if p.is(Tok::PercentId) {
+                uses.push(p.parse_value_use()?);
+                ints.push(i64::MIN);
+                return Ok(());
+            }
+            let neg = p.eat(Tok::Minus);
+            let t = p.expect(Tok::Integer, "SSA value or integer")?;
+            match lossy(&p.src[t.start..t.end]).parse::<i64>() {
+                Ok(v) => ints.push(if neg { -v } else { v }),
+                Err(_) => return p.err_at(t.start, "integer out of range in dynamic index list"),
+            }
+            Ok(())
+        })?;
+        let index = self.m.ctx.intern_type(TypeData::Index);
+        let mut values = Vec::with_capacity(uses.len());
+        for u in uses {
+            values.push(self.resolve_use(u, index)?);
+        }
+        Ok((values, ints))
+    }
+
+    /// `array<i64: …>` of `ints`.
+    fn i64_array(&mut self, ints: &[i64], at: usize) -> Result<AttrId> {
+        let list: Vec<String> = ints.iter().map(i64::to_string).collect();
+        let text = if list.is_empty() {
+            "array<i64>".to_string()
+        } else {
+            format!("array<i64: {}>", list.join(", "))
+        };
+        self.parse_attr_text(&text, at)
+    }
+
+    /// `scf.forall (%i, …) in (ubs)` or `= (lbs) to (ubs) step (steps)`,
+    /// then `shared_outs(%o = %init, …) -> types`, the region and the
+    /// attribute dictionary (MLIR's `ForallOp::parse`): bounds are
+    /// dynamic index lists; `in` means lower bounds 0 and steps 1.
+    pub(super) fn parse_scf_forall(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let mut ivs = Vec::new();
+        self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
+            ivs.push((p.parse_value_use()?, p.optional_trailing_loc()?));
+            Ok(())
+        })?;
+        let mut operands = Vec::new();
+        let mut counts = [0usize; 4];
+        let (lbs, ubs, steps);
+        if self.is_kw("in") {
+            self.bump();
+            let (values, ints) = self.paren_dynamic_index_list()?;
+            counts[1] = values.len();
+            operands.extend(values);
+            lbs = vec![0; ivs.len()];
+            ubs = ints;
+            steps = vec![1; ivs.len()];
+        } else {
+            self.expect(Tok::Equal, "'='")?;
+            let (values, l) = self.paren_dynamic_index_list()?;
+            counts[0] = values.len();
+            operands.extend(values);
+            self.expect_kw("to")?;
+            let (values, u) = self.paren_dynamic_index_list()?;
+            counts[1] = values.len();
+            operands.extend(values);
+            self.expect_kw("step")?;
+            let (values, s) = self.paren_dynamic_index_list()?;
+            counts[2] = values.len();
+            operands.extend(values);
+            (lbs, ubs, steps) = (l, u, s);
+        }
+        let mut outs = Vec::new();
+        let mut result_types = Vec::new();
+        if self.is_kw("shared_outs") {
+            self.bump();
+            let mut inits = Vec::new();
+            let outs_at = self.tok.start;
+            self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
+                outs.push((p.parse_value_use()?, p.optional_trailing_loc()?));
+                p.expect(Tok::Equal, "'='")?;
+                inits.push(p.parse_value_use()?);
+                Ok(())
+            })?;
+            if self.eat(Tok::Arrow) {
+                result_types = self.arrow_type_list_rest()?;
+            }
+            if inits.len() != result_types.len() {
+                return self.sem_err_at(
+                    outs_at,
+                    format!(
+                        "{} operands present, but expected {}",
+                        inits.len(),
+                        result_types.len()
+                    ),
+                );
+            }
+            counts[3] = inits.len();
+            for (u, t) in inits.iter().zip(&result_types) {
+                operands.push(self.resolve_use(*u, *t)?);
+            }
+        }
+        let index = self.m.ctx.intern_type(TypeData::Index);
+        let arg = |(u, loc): &(Use<'a>, Option<AttrId>), ty| EntryArg {
+            name: u.0,
+            at: u.2,
+            ty,
+            loc: *loc,
+        };
+        let mut entry: Vec<EntryArg<'a>> = ivs.iter().map(|v| arg(v, index)).collect();
+        entry.extend(outs.iter().zip(&result_types).map(|(o, t)| arg(o, *t)));
+        let region = self.m.new_region();
+        self.parse_region_into(region, &entry)?;
+        if let Some(term) = syn.implicit_terminator() {
+            self.ensure_terminator(region, term, name_at)?;
+        }
+        let attrs = self.optional_attr_dict()?;
+        let props = vec![
+            (
+                b"staticLowerBound"[..].into(),
+                self.i64_array(&lbs, name_at)?,
+            ),
+            (
+                b"staticUpperBound"[..].into(),
+                self.i64_array(&ubs, name_at)?,
+            ),
+            (b"staticStep"[..].into(), self.i64_array(&steps, name_at)?),
+            (
+                b"operandSegmentSizes"[..].into(),
+                self.segment_sizes(&counts, name_at)?,
+            ),
+        ];
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &result_types,
+            props,
+            attrs,
+            vec![region],
+            name_at,
+            results_start,
+        )
+    }
+}
+
+impl<'a> Parser<'a> {
+    /// `scf.forall.in_parallel region attr-dict?` (MLIR's
+    /// `InParallelOp::parse`): an empty region gets its block.
+    pub(super) fn parse_scf_in_parallel(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let region = self.parse_region()?;
+        if self.m.region(region).blocks.is_empty() {
+            let b = self.m.new_block();
+            self.m.push_block(region, b);
+        }
+        let attrs = self.optional_attr_dict()?;
+        self.finish_hand_written(
+            syn,
+            &[],
+            &[],
+            Vec::new(),
+            attrs,
+            vec![region],
+            name_at,
+            results_start,
+        )
+    }
+}

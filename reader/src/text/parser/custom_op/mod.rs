@@ -53,6 +53,16 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     }),
     ("scf.for", |p, s, at, r| p.parse_scf_for(s, at, r)),
     ("scf.if", |p, s, at, r| p.parse_scf_if(s, at, r)),
+    ("scf.forall", |p, s, at, r| p.parse_scf_forall(s, at, r)),
+    ("scf.forall.in_parallel", |p, s, at, r| {
+        p.parse_scf_in_parallel(s, at, r)
+    }),
+    ("scf.execute_region", |p, s, at, r| {
+        p.parse_scf_execute_region(s, at, r)
+    }),
+    ("vector.outerproduct", |p, s, at, r| {
+        p.parse_vector_outerproduct(s, at, r)
+    }),
     ("vector.transfer_read", |p, s, at, r| {
         p.parse_transfer_read(s, at, r)
     }),
