@@ -97,12 +97,17 @@ fn text_regressions_parse_cleanly() {
                 out_of_tree: Some(rmlir_dialects::out_of_tree_layouts),
                 ..Default::default()
             };
-            let back = if cli {
+            let back = match if cli {
                 rmlir_reader::read_bytecode_with_options(&bc, &read)
             } else {
                 rmlir_reader::read_bytecode(&bc)
-            }
-            .unwrap_or_else(|e| panic!("{}: own bytecode does not read: {e}", f.display()));
+            } {
+                Ok(back) => back,
+                // A textual entry holds the print, which MLIR does not
+                // read back either (see the fuzz target's skip).
+                Err(_) if rmlir_tests::dialect_body_prints_unreadably(&m) => continue,
+                Err(e) => panic!("{}: own bytecode does not read: {e}", f.display()),
+            };
             let second = rmlir_writer::print_module(&back, Default::default());
             if first != second && rmlir_tests::known_round_trip_divergence(&m, &first) {
                 continue;
@@ -252,4 +257,36 @@ fn pretty_form_body_with_two_groups_prints_as_mlir_opt_prints_it() {
     let clean =
         rmlir_reader::parse_module(b"\"f\"() {v = #s<o<<>>>} : () -> ()", "r.mlir").unwrap();
     assert!(!rmlir_tests::dialect_body_prints_unreadably(&clean));
+}
+
+/// `text/pretty-form-exposes-empty-registered-symbol.mlir` (found by
+/// `custom_form`): an unregistered `#sf<oov.vce<…>…>` whose body held
+/// `#spirv.|arget_env` prints in the pretty form (`#sf.oov.vce<…>…`, the
+/// unreadable print above), and reading that print back met `#spirv.`
+/// inside a registered body, which the parser took as `#spirv<>`.
+/// mlir-opt 22 refuses an empty registered symbol ("expected valid
+/// keyword", on `#spirv.` and `#spirv<>`, at the column ours gives); the
+/// parser now does too, and the fuzz target skips unreadable prints when
+/// the reprint differs as well as when it does not parse.
+#[test]
+fn empty_symbol_of_a_registered_dialect_is_refused() {
+    for (text, col) in [
+        (&b"\"f\"() {a = #spirv.} : () -> ()"[..], 19),
+        (b"\"f\"() {a = #spirv<>} : () -> ()", 19),
+    ] {
+        let e = rmlir_reader::parse_module(text, "r.mlir").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with(&format!("r.mlir:1:{col}: error: expected valid keyword")),
+            "{e}"
+        );
+    }
+    // Unregistered, it is `#foo<>`, as mlir-opt prints it.
+    let m = rmlir_reader::parse_module(b"\"f\"() {a = #foo.} : () -> ()", "r.mlir").unwrap();
+    assert!(rmlir_writer::print_module(&m, Default::default()).contains("{a = #foo<>}"));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("regressions/text/pretty-form-exposes-empty-registered-symbol.mlir");
+    let data = std::fs::read(path).unwrap();
+    let m = rmlir_reader::parse_module(&data, "regression.mlir").unwrap();
+    assert!(rmlir_tests::dialect_body_prints_unreadably(&m));
 }

@@ -736,6 +736,11 @@ impl<'a> Parser<'a> {
         if !self.host.registers(dialect) && !self.hook(dialect).is_some_and(|h| h.parses_bodies()) {
             return Ok(DialectSymbol::Opaque(self.src[start..end].into()));
         }
+        // A registered dialect's parser starts with a mnemonic; an empty
+        // body (`#spirv.` before a non-identifier) has none.
+        if start == end {
+            return self.err_at(start, "expected valid keyword");
+        }
         // A registered dialect's parser lexes its body, and MLIR's lexer
         // takes no byte outside ASCII except in a string literal; the
         // body's text pieces could not hold such a byte either. The body
