@@ -1522,3 +1522,150 @@ impl<'a> Parser<'a> {
         )
     }
 }
+
+impl<'a> Parser<'a> {
+    /// `(%x, %y, %z) in (%sx = %a, %sy = %b, %sz = %c)` (MLIR's
+    /// `parseSizeAssignment`): the ids, the size names and the sizes.
+    fn size_assignment(&mut self) -> Result<[Vec<Use<'a>>; 3]> {
+        let ids = self.paren_value_uses()?;
+        if ids.len() != 3 {
+            return self.err("expected three identifiers");
+        }
+        self.expect_kw("in")?;
+        self.expect(Tok::LParen, "'('")?;
+        let (mut names, mut sizes) = (Vec::new(), Vec::new());
+        for i in 0..3 {
+            if i > 0 {
+                self.expect(Tok::Comma, "','")?;
+            }
+            names.push(self.parse_value_use()?);
+            self.expect(Tok::Equal, "'='")?;
+            sizes.push(self.parse_value_use()?);
+        }
+        self.expect(Tok::RParen, "')'")?;
+        Ok([ids, names, sizes])
+    }
+
+    /// `gpu.launch (async [deps])? (clusters … in …)? blocks (…) in (…)
+    /// threads (…) in (…) (dynamic_shared_memory_size %s)? region
+    /// attr-dict?` (MLIR's `LaunchOp::parse`): the entry block's arguments
+    /// are the block and thread ids, the grid and block sizes, then the
+    /// cluster ids and sizes, all `index`, each at its name. Workgroup and
+    /// private attributions and `module(…)`/`function(…)` are not ported.
+    pub(super) fn parse_gpu_launch(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let at = self.tok.start;
+        let token = self.parse_type_text("!gpu.async.token", at)?;
+        let mut result_types = Vec::new();
+        if self.is_kw("async") {
+            if self.value_refs.len() <= results_start {
+                return self.sem_err_at(at, "needs to be named when marked 'async'");
+            }
+            self.bump();
+            result_types.push(token);
+        }
+        let deps = if self.is(Tok::LSquare) {
+            self.bracketed_value_uses()?
+        } else {
+            Vec::new()
+        };
+        let mut operands = Vec::new();
+        for u in &deps {
+            operands.push(self.resolve_use(*u, token)?);
+        }
+        let cluster = if self.is_kw("clusters") {
+            self.bump();
+            Some(self.size_assignment()?)
+        } else {
+            None
+        };
+        self.expect_kw("blocks")?;
+        let blocks = self.size_assignment()?;
+        self.expect_kw("threads")?;
+        let threads = self.size_assignment()?;
+        let index = self.m.ctx.intern_type(TypeData::Index);
+        let mut sizes: Vec<Use<'a>> = blocks[2].iter().chain(&threads[2]).copied().collect();
+        if let Some(c) = &cluster {
+            sizes.extend(c[2].iter().copied());
+        }
+        for u in &sizes {
+            operands.push(self.resolve_use(*u, index)?);
+        }
+        let mut dynamic_smem = false;
+        if self.is_kw("dynamic_shared_memory_size") {
+            self.bump();
+            let u = self.parse_value_use()?;
+            let i32t = self.m.ctx.intern_type(TypeData::signless(32));
+            operands.push(self.resolve_use(u, i32t)?);
+            dynamic_smem = true;
+        }
+        for kw in ["module", "function", "workgroup", "private"] {
+            if self.is_kw(kw) {
+                return self.unsupported(syn, self.tok.start, &format!("`{kw}(…)` of gpu.launch"));
+            }
+        }
+        let arg = |u: &Use<'a>| EntryArg {
+            name: u.0,
+            at: u.2,
+            ty: index,
+            loc: None,
+        };
+        let mut entry: Vec<EntryArg<'a>> = Vec::new();
+        for group in [&blocks[0], &threads[0], &blocks[1], &threads[1]] {
+            entry.extend(group.iter().map(arg));
+        }
+        if let Some(c) = &cluster {
+            entry.extend(c[0].iter().map(arg));
+            entry.extend(c[1].iter().map(arg));
+        }
+        let region = self.m.new_region();
+        self.parse_region_into(region, &entry)?;
+        // `workgroup_attributions` (0: none are ported) is added as a
+        // discardable attribute, as MLIR adds it.
+        let mut entries = match self.optional_attr_dict()? {
+            Some(d) => match self.m.ctx.attr(d) {
+                AttrData::Dictionary(e) => e.clone(),
+                _ => Vec::new(),
+            },
+            None => Vec::new(),
+        };
+        let i64t = self.m.ctx.intern_type(TypeData::signless(64));
+        let zero = self.m.ctx.intern_attr(AttrData::Integer {
+            ty: i64t,
+            value: BigInt::from(0),
+        });
+        entries.push((b"workgroup_attributions"[..].into(), zero));
+        let attrs = Some(self.m.ctx.intern_attr(AttrData::Dictionary(entries)));
+        let c = usize::from(cluster.is_some());
+        let segments = self.segment_sizes(
+            &[
+                deps.len(),
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                c,
+                c,
+                c,
+                usize::from(dynamic_smem),
+            ],
+            name_at,
+        )?;
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &result_types,
+            vec![(b"operandSegmentSizes"[..].into(), segments)],
+            attrs,
+            vec![region],
+            name_at,
+            results_start,
+        )
+    }
+}

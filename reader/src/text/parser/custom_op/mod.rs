@@ -106,6 +106,7 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("scf.while", |p, s, at, r| p.parse_scf_while(s, at, r)),
     ("vector.mask", |p, s, at, r| p.parse_vector_mask(s, at, r)),
     ("gpu.func", |p, s, at, r| p.parse_gpu_func(s, at, r)),
+    ("gpu.launch", |p, s, at, r| p.parse_gpu_launch(s, at, r)),
     ("bufferization.alloc_tensor", |p, s, at, r| {
         p.parse_alloc_tensor(s, at, r)
     }),
