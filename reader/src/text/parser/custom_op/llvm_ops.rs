@@ -555,3 +555,111 @@ impl<'a> Parser<'a> {
         )
     }
 }
+
+impl<'a> Parser<'a> {
+    /// `llvm.mlir.global linkage? visibility? thread_local? unnamed_addr?
+    /// constant? @name((value)?) (comdat(@c))? attr-dict? (: type)?
+    /// region?` (MLIR's `GlobalOp::parse`): without a type the value must
+    /// be a string, and the type is `!llvm.array<N x i8>` of its length.
+    pub(super) fn parse_llvm_global(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        // The order mlir-opt 22 accepts (checked): linkage, visibility,
+        // `thread_local`, unnamed_addr, `constant`.
+        let linkage = self.optional_keyword_of(LINKAGES).unwrap_or(10);
+        let visibility = self.optional_keyword_of(VISIBILITIES).unwrap_or(0);
+        let mut props: Vec<(Bytes, AttrId)> = Vec::new();
+        if self.is_kw("thread_local") {
+            self.bump();
+            props.push((b"thread_local_"[..].into(), self.unit_attr));
+        }
+        let unnamed_addr = self.optional_keyword_of(UNNAMED_ADDRS).unwrap_or(0);
+        if self.is_kw("constant") {
+            self.bump();
+            props.push((b"constant"[..].into(), self.unit_attr));
+        }
+        let text = format!("#llvm.linkage<{}>", LINKAGES[linkage]);
+        props.push((b"linkage"[..].into(), self.parse_attr_text(&text, name_at)?));
+        let text = format!("{visibility} : i64");
+        props.push((
+            b"visibility_"[..].into(),
+            self.parse_attr_text(&text, name_at)?,
+        ));
+        let text = format!("{unnamed_addr} : i64");
+        props.push((
+            b"unnamed_addr"[..].into(),
+            self.parse_attr_text(&text, name_at)?,
+        ));
+        let sym = self.parse_symbol_name()?;
+        let a = self.m.ctx.intern_attr(AttrData::String {
+            value: sym.into_boxed_slice(),
+            ty: None,
+        });
+        props.push((b"sym_name"[..].into(), a));
+        self.expect(Tok::LParen, "'('")?;
+        let mut value = None;
+        if !self.eat(Tok::RParen) {
+            let v = self.parse_attr(None)?;
+            self.expect(Tok::RParen, "')'")?;
+            props.push((b"value"[..].into(), v));
+            value = Some(v);
+        }
+        if self.is_kw("comdat") {
+            self.bump();
+            self.expect(Tok::LParen, "'('")?;
+            let at = self.tok.start;
+            let comdat = self.parse_attr(None)?;
+            if !matches!(self.m.ctx.attr(comdat), AttrData::SymbolRef { .. }) {
+                return self.sem_err_at(at, "expected a symbol reference");
+            }
+            self.expect(Tok::RParen, "')'")?;
+            props.push((b"comdat"[..].into(), comdat));
+        }
+        let attrs = self.optional_attr_dict()?;
+        let mut types = Vec::new();
+        if self.eat(Tok::Colon) {
+            types.push(self.parse_type()?);
+            while self.eat(Tok::Comma) {
+                types.push(self.parse_type()?);
+            }
+        }
+        if types.len() > 1 {
+            return self.sem_err_at(name_at, "expected zero or one type");
+        }
+        let region = self.m.new_region();
+        let ty = match types.first() {
+            Some(&t) => {
+                if self.is(Tok::LBrace) {
+                    self.parse_region_into(region, &[])?;
+                }
+                t
+            }
+            None => match value.map(|v| self.m.ctx.attr(v)) {
+                Some(AttrData::String { value, .. }) => {
+                    let text = format!("!llvm.array<{} x i8>", value.len());
+                    self.parse_type_text(&text, name_at)?
+                }
+                _ => {
+                    return self.sem_err_at(name_at, "type can only be omitted for string globals")
+                }
+            },
+        };
+        props.push((
+            b"global_type"[..].into(),
+            self.m.ctx.intern_attr(AttrData::Type(ty)),
+        ));
+        self.finish_hand_written(
+            syn,
+            &[],
+            &[],
+            props,
+            attrs,
+            vec![region],
+            name_at,
+            results_start,
+        )
+    }
+}

@@ -82,6 +82,9 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("linalg.yield", |p, s, at, r| p.parse_linalg_yield(s, at, r)),
     ("llvm.func", |p, s, at, r| p.parse_llvm_func(s, at, r)),
     ("llvm.alloca", |p, s, at, r| p.parse_llvm_alloca(s, at, r)),
+    ("llvm.mlir.global", |p, s, at, r| {
+        p.parse_llvm_global(s, at, r)
+    }),
     ("llvm.call", |p, s, at, r| p.parse_llvm_call(s, at, r)),
     ("llvm.getelementptr", |p, s, at, r| {
         p.parse_llvm_gep(s, at, r)
