@@ -16,6 +16,7 @@ impl<'a> Parser<'a> {
             "DynamicIndexList" => self.dynamic_index_list(syn, args, parts),
             "AsyncDependencies" => self.async_dependencies(syn, args, parts),
             "AllReduceOperation" => self.all_reduce_operation(syn, args, parts),
+            "AwaitResultType" => self.await_result_type(syn, args, parts),
             _ => self.unsupported(syn, self.tok.start, &format!("directive `custom<{name}>`")),
         }
     }
@@ -180,6 +181,30 @@ impl<'a> Parser<'a> {
         }
         self.bump();
         parts.attrs[*i] = Some(self.parse_attr_text(&format!("#gpu<all_reduce_op {word}>"), at)?);
+        Ok(())
+    }
+
+    /// `custom<AwaitResultType>(type($operand), type($result))` (MLIR's
+    /// `AsyncOps.cpp`): the awaited type; an `!async.value<T>` gives a
+    /// result of type `T`, a token none.
+    fn await_result_type(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let (operand, result) = match args {
+            [Element::Type(a), Element::Type(b)] => match (&**a, &**b) {
+                (Element::Var(Var::Operand(o)), Element::Var(Var::Result(r))) => (*o, *r),
+                _ => return self.unsupported(syn, at, "a `custom<AwaitResultType>` argument"),
+            },
+            _ => return self.unsupported(syn, at, "a `custom<AwaitResultType>` argument"),
+        };
+        let ty = self.parse_type()?;
+        parts.operand_types[operand] = Some(vec![ty]);
+        let payload = self.async_value_payload(ty, at)?;
+        parts.result_types[result] = Some(payload.into_iter().collect());
         Ok(())
     }
 }

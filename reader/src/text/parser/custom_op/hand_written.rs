@@ -1669,3 +1669,109 @@ impl<'a> Parser<'a> {
         )
     }
 }
+
+impl<'a> Parser<'a> {
+    /// The payload type of an `!async.value<T>`.
+    pub(super) fn async_value_payload(&mut self, t: TypeId, at: usize) -> Result<Option<TypeId>> {
+        let TypeData::Dialect(body) = self.m.ctx.ty(t) else {
+            return Ok(None);
+        };
+        if &*body.dialect != "async" {
+            return Ok(None);
+        }
+        match &body.pieces[..] {
+            [BodyPiece::Text(open), BodyPiece::Type(inner), BodyPiece::Text(close)]
+                if open.trim() == "value<" && close.trim() == ">" =>
+            {
+                Ok(Some(*inner))
+            }
+            [BodyPiece::Text(text)] => match text
+                .strip_prefix("value")
+                .map(str::trim_start)
+                .and_then(|r| r.strip_prefix('<'))
+                .and_then(|r| r.strip_suffix('>'))
+            {
+                Some(inner) => {
+                    let inner = inner.to_string();
+                    Ok(Some(self.parse_type_text(&inner, at)?))
+                }
+                None => Ok(None),
+            },
+            _ => Ok(None),
+        }
+    }
+
+    /// `async.execute ([deps])? ((%v as %u : !async.value<T>, …))? (->
+    /// types)? (attributes {…})? region` (MLIR's `ExecuteOp::parse`): the
+    /// first result is an `!async.token`, then one per declared type; each
+    /// unwrapped value is an entry-block argument of the payload type.
+    pub(super) fn parse_async_execute(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let at = self.tok.start;
+        let token = self.parse_type_text("!async.token", at)?;
+        let mut operands = Vec::new();
+        let mut deps = 0;
+        if self.is(Tok::LSquare) {
+            for u in self.bracketed_value_uses()? {
+                operands.push(self.resolve_use(u, token)?);
+                deps += 1;
+            }
+        }
+        let mut values = Vec::new();
+        let mut entry = Vec::new();
+        if self.is(Tok::LParen) {
+            let mut parsed = Vec::new();
+            self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
+                let v = p.parse_value_use()?;
+                p.expect_kw("as")?;
+                let u = p.parse_value_use()?;
+                let loc = p.optional_trailing_loc()?;
+                p.expect(Tok::Colon, "':'")?;
+                let ty_at = p.tok.start;
+                let ty = p.parse_type()?;
+                parsed.push((v, u, loc, ty, ty_at));
+                Ok(())
+            })?;
+            for (v, u, loc, ty, ty_at) in parsed {
+                let Some(payload) = self.async_value_payload(ty, ty_at)? else {
+                    return self.unsupported(
+                        syn,
+                        ty_at,
+                        "an operand that is not an `!async.value`",
+                    );
+                };
+                values.push(self.resolve_use(v, ty)?);
+                entry.push(EntryArg {
+                    name: u.0,
+                    at: u.2,
+                    ty: payload,
+                    loc,
+                });
+            }
+        }
+        let num_values = values.len();
+        operands.extend(values);
+        let mut result_types = vec![token];
+        if self.eat(Tok::Arrow) {
+            result_types.extend(self.arrow_type_list_rest()?);
+        }
+        let attrs = self.optional_attr_dict_with_keyword()?;
+        let region = self.m.new_region();
+        self.parse_region_into(region, &entry)?;
+        let sizes = self.segment_sizes(&[deps, num_values], name_at)?;
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &result_types,
+            vec![(b"operandSegmentSizes"[..].into(), sizes)],
+            attrs,
+            vec![region],
+            name_at,
+            results_start,
+        )
+    }
+}

@@ -110,6 +110,9 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("vector.mask", |p, s, at, r| p.parse_vector_mask(s, at, r)),
     ("gpu.func", |p, s, at, r| p.parse_gpu_func(s, at, r)),
     ("gpu.launch", |p, s, at, r| p.parse_gpu_launch(s, at, r)),
+    ("async.execute", |p, s, at, r| {
+        p.parse_async_execute(s, at, r)
+    }),
     ("bufferization.alloc_tensor", |p, s, at, r| {
         p.parse_alloc_tensor(s, at, r)
     }),
