@@ -143,6 +143,10 @@ pub enum TypeTransformer {
     /// `getI1SameShape($_self)` and `cloneWith({}, i1)`: the same shape
     /// of `i1`, or `i1` for a scalar.
     I1SameShape,
+    /// The scalable square of a vector's leading size, of its element
+    /// type: `VectorType::get({size, size}, elem, {true, true})` with
+    /// `size = getDimSize(0)` (arm_sme's tile of an outer product).
+    ScalableSquare,
 }
 
 impl TypeTransformer {
@@ -175,6 +179,10 @@ impl TypeTransformer {
                 TypeTransformer::I1SameShape
             }
             s if element_of(s) => TypeTransformer::ElementType,
+            "[&]{autovectorType=cast<VectorType>($_self);int64_tsize=vectorType.getDimSize(0);\
+             returnVectorType::get({size,size},vectorType.getElementType(),{true,true});}()" => {
+                TypeTransformer::ScalableSquare
+            }
             s => {
                 // `SmallVector<Type, N>(cast<C>($_self).getNumElements(),
                 // cast<C>($_self).getElementType())`.

@@ -219,6 +219,17 @@ impl<'a> Parser<'a> {
                 };
                 Some(self.m.ctx.intern_type(data))
             }
+            TypeTransformer::ScalableSquare => match self.m.ctx.ty(t).clone() {
+                TypeData::Vector { shape, elem, .. } => {
+                    let size = *shape.first()?;
+                    Some(self.m.ctx.intern_type(TypeData::Vector {
+                        shape: vec![size, size],
+                        scalable: vec![true, true],
+                        elem,
+                    }))
+                }
+                _ => None,
+            },
         }
     }
 }
