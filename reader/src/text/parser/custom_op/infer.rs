@@ -63,8 +63,8 @@ impl<'a> Parser<'a> {
         if parts.result_types.iter().any(Option::is_none) {
             if let Some((_, infer)) = INFERRED_RESULTS.iter().find(|(n, _)| *n == syn.name) {
                 if let Some(types) = infer(self, syn, parts) {
-                    for (slot, t) in parts.result_types.iter_mut().zip(types) {
-                        slot.get_or_insert(vec![t]);
+                    for (slot, group) in parts.result_types.iter_mut().zip(types) {
+                        slot.get_or_insert(group);
                     }
                 }
             }
@@ -236,17 +236,30 @@ impl<'a> Parser<'a> {
 
 /// An op's `inferReturnTypes`, ported: its results' types from what its
 /// syntax read, or `None` where they cannot be known.
-type InferResults = for<'a> fn(&mut Parser<'a>, &OpSyntax, &Parts<'a>) -> Option<Vec<TypeId>>;
+type InferResults = for<'a> fn(&mut Parser<'a>, &OpSyntax, &Parts<'a>) -> Option<Vec<Vec<TypeId>>>;
 
 /// The ops whose `inferReturnTypes` is ported, by name.
-const INFERRED_RESULTS: &[(&str, InferResults)] = &[("vector.shuffle", |p, syn, parts| {
-    p.infer_shuffle(syn, parts)
-})];
+const INFERRED_RESULTS: &[(&str, InferResults)] = &[
+    ("vector.shuffle", |p, syn, parts| {
+        p.infer_shuffle(syn, parts).map(|t| vec![t])
+    }),
+    ("bufferization.dealloc", |p, syn, parts| {
+        p.infer_dealloc(syn, parts)
+    }),
+];
 
 impl<'a> Parser<'a> {
     /// `vector.shuffle`: a vector of as many leading elements as the mask
     /// has (at least one), then `v1`'s trailing dimensions, of `v1`'s
     /// element type.
+    /// `bufferization.dealloc`: an `i1` per retained value (MLIR's
+    /// `DeallocOp::inferReturnTypes`).
+    fn infer_dealloc(&mut self, syn: &OpSyntax, parts: &Parts<'a>) -> Option<Vec<Vec<TypeId>>> {
+        let retained = syn.operands.iter().position(|o| o.name == "retained")?;
+        let i1 = self.m.ctx.intern_type(TypeData::signless(1));
+        Some(vec![vec![i1; parts.operands[retained].len()]])
+    }
+
     fn infer_shuffle(&mut self, syn: &OpSyntax, parts: &Parts<'a>) -> Option<Vec<TypeId>> {
         let v1 = syn.operands.iter().position(|o| o.name == "v1")?;
         let mask = syn.attrs.iter().position(|a| a.name == "mask")?;
