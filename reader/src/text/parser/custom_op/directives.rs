@@ -17,6 +17,9 @@ impl<'a> Parser<'a> {
             "AsyncDependencies" => self.async_dependencies(syn, args, parts),
             "AllReduceOperation" => self.all_reduce_operation(syn, args, parts),
             "AwaitResultType" => self.await_result_type(syn, args, parts),
+            "GlobalMemrefOpTypeAndInitialValue" => {
+                self.global_memref_type_and_initial_value(syn, args, parts)
+            }
             _ => self.unsupported(syn, self.tok.start, &format!("directive `custom<{name}>`")),
         }
     }
@@ -205,6 +208,49 @@ impl<'a> Parser<'a> {
         parts.operand_types[operand] = Some(vec![ty]);
         let payload = self.async_value_payload(ty, at)?;
         parts.result_types[result] = Some(payload.into_iter().collect());
+        Ok(())
+    }
+
+    /// `custom<GlobalMemrefOpTypeAndInitialValue>($type, $initial_value)`
+    /// (MLIR's `MemRefOps.cpp`): a statically shaped memref type, then
+    /// optionally `= uninitialized` (a unit attribute) or `= value`, the
+    /// value typed as the tensor of the memref's shape and element type.
+    fn global_memref_type_and_initial_value(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let [Element::Var(Var::Attr(ty_slot)), Element::Var(Var::Attr(value_slot))] = args else {
+            return self.unsupported(
+                syn,
+                at,
+                "a `custom<GlobalMemrefOpTypeAndInitialValue>` argument",
+            );
+        };
+        let ty = self.parse_type()?;
+        let (shape, elem) = match self.m.ctx.ty(ty) {
+            TypeData::MemRef { shape, elem, .. } if shape.iter().all(|&d| d != DYNAMIC) => {
+                (shape.clone(), *elem)
+            }
+            _ => return self.sem_err_at(at, "type should be static shaped memref"),
+        };
+        parts.attrs[*ty_slot] = Some(self.m.ctx.intern_attr(AttrData::Type(ty)));
+        if !self.eat(Tok::Equal) {
+            return Ok(());
+        }
+        if self.is_kw("uninitialized") {
+            self.bump();
+            parts.attrs[*value_slot] = Some(self.unit_attr);
+            return Ok(());
+        }
+        let tensor = self.m.ctx.intern_type(TypeData::RankedTensor {
+            shape,
+            elem,
+            encoding: None,
+        });
+        parts.attrs[*value_slot] = Some(self.parse_attr(Some(tensor))?);
         Ok(())
     }
 }
