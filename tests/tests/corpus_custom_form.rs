@@ -29,10 +29,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Cases equal on 2026-11-26 (see the closing table of BENCHMARKS.md's
 /// custom-form section): the floor the count may not fall below.
-const AT_LEAST_EQUAL: usize = 4787;
+const AT_LEAST_EQUAL: usize = 4799;
 
 /// The same floor for mlir-opt's own custom prints (`pretty.mlir`).
-const AT_LEAST_EQUAL_PRETTY: usize = 4882;
+const AT_LEAST_EQUAL_PRETTY: usize = 4905;
 
 /// The manifest's op dialects of each case.
 fn op_dialects() -> BTreeMap<String, String> {

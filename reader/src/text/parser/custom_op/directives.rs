@@ -17,6 +17,8 @@ impl<'a> Parser<'a> {
             "AsyncDependencies" => self.async_dependencies(syn, args, parts),
             "AllReduceOperation" => self.all_reduce_operation(syn, args, parts),
             "AwaitResultType" => self.await_result_type(syn, args, parts),
+            "LaunchDimType" => self.launch_dim_type(syn, args, parts),
+            "LaunchFuncOperands" => self.launch_func_operands(syn, args, parts),
             "GlobalMemrefOpTypeAndInitialValue" => {
                 self.global_memref_type_and_initial_value(syn, args, parts)
             }
@@ -251,6 +253,73 @@ impl<'a> Parser<'a> {
             encoding: None,
         });
         parts.attrs[*value_slot] = Some(self.parse_attr(Some(tensor))?);
+        Ok(())
+    }
+
+    /// `custom<LaunchDimType>(type($gridSizeX), ref($clusterSizeX),
+    /// type($clusterSizeX), type($clusterSizeY), type($clusterSizeZ))`
+    /// (MLIR's `GPUDialect.cpp`): `: type` of the launch sizes, `index`
+    /// when absent; the cluster sizes, when given, have it too.
+    fn launch_dim_type(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let operand_of = |e: &Element| match e {
+            Element::Type(inner) | Element::Ref(inner) => match **inner {
+                Element::Var(Var::Operand(i)) => Some(i),
+                _ => None,
+            },
+            _ => None,
+        };
+        let slots: Vec<Option<usize>> = args.iter().map(operand_of).collect();
+        let [Some(dim), Some(cluster_ref), Some(cx), Some(cy), Some(cz)] = slots[..] else {
+            return self.unsupported(syn, at, "a `custom<LaunchDimType>` argument");
+        };
+        let ty = if self.eat(Tok::Colon) {
+            self.parse_type()?
+        } else {
+            self.m.ctx.intern_type(TypeData::Index)
+        };
+        parts.operand_types[dim] = Some(vec![ty]);
+        if !parts.operands[cluster_ref].is_empty() {
+            for slot in [cx, cy, cz] {
+                parts.operand_types[slot] = Some(vec![ty]);
+            }
+        }
+        Ok(())
+    }
+
+    /// `custom<LaunchFuncOperands>($kernelOperands, type($kernelOperands))`
+    /// (MLIR's `GPUDialect.cpp`): `args(%v : type, …)`, or nothing.
+    fn launch_func_operands(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let operand = match args {
+            [Element::Var(Var::Operand(o)), Element::Type(inner)] if matches!(**inner, Element::Var(Var::Operand(t)) if t == *o) => {
+                *o
+            }
+            _ => return self.unsupported(syn, at, "a `custom<LaunchFuncOperands>` argument"),
+        };
+        let mut uses = Vec::new();
+        let mut types = Vec::new();
+        if self.is_kw("args") {
+            self.bump();
+            self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
+                uses.push(p.parse_value_use()?);
+                p.expect(Tok::Colon, "':'")?;
+                types.push(p.parse_type()?);
+                Ok(())
+            })?;
+        }
+        parts.operands[operand] = uses;
+        parts.operand_types[operand] = Some(types);
         Ok(())
     }
 }
