@@ -77,6 +77,43 @@ const CCONVS: &[&str] = &[
 ];
 
 impl<'a> Parser<'a> {
+    /// `linkage`, `visibility_` and `unnamed_addr` of a function or global
+    /// from the indices of their keywords.
+    fn linkage_properties(
+        &mut self,
+        linkage: usize,
+        visibility: usize,
+        unnamed_addr: usize,
+        at: usize,
+    ) -> Result<Vec<(Bytes, AttrId)>> {
+        let texts = [
+            ("linkage", format!("#llvm.linkage<{}>", LINKAGES[linkage])),
+            ("visibility_", format!("{visibility} : i64")),
+            ("unnamed_addr", format!("{unnamed_addr} : i64")),
+        ];
+        let mut props = Vec::with_capacity(texts.len());
+        for (name, text) in texts {
+            props.push((name.as_bytes().into(), self.parse_attr_text(&text, at)?));
+        }
+        Ok(props)
+    }
+
+    /// `comdat(@symbol)`, if present.
+    fn optional_comdat(&mut self) -> Result<Option<AttrId>> {
+        if !self.is_kw("comdat") {
+            return Ok(None);
+        }
+        self.bump();
+        self.expect(Tok::LParen, "'('")?;
+        let at = self.tok.start;
+        let comdat = self.parse_attr(None)?;
+        if !matches!(self.m.ctx.attr(comdat), AttrData::SymbolRef { .. }) {
+            return self.sem_err_at(at, "expected a symbol reference");
+        }
+        self.expect(Tok::RParen, "')'")?;
+        Ok(Some(comdat))
+    }
+
     /// A keyword of `names` at the current token (MLIR's
     /// `parseOptionalKeywordAlternative`), consumed.
     fn optional_keyword_of(&mut self, names: &[&str]) -> Option<usize> {
@@ -116,18 +153,7 @@ impl<'a> Parser<'a> {
             None => 0,
         };
         let mut props: Vec<(Bytes, AttrId)> = Vec::new();
-        let text = format!("#llvm.linkage<{}>", LINKAGES[linkage]);
-        props.push((b"linkage"[..].into(), self.parse_attr_text(&text, name_at)?));
-        let text = format!("{visibility} : i64");
-        props.push((
-            b"visibility_"[..].into(),
-            self.parse_attr_text(&text, name_at)?,
-        ));
-        let text = format!("{unnamed_addr} : i64");
-        props.push((
-            b"unnamed_addr"[..].into(),
-            self.parse_attr_text(&text, name_at)?,
-        ));
+        props.extend(self.linkage_properties(linkage, visibility, unnamed_addr, name_at)?);
         let text = format!("#llvm.cconv<{}>", CCONVS[cconv]);
         props.push((b"CConv"[..].into(), self.parse_attr_text(&text, name_at)?));
         let sym = self.parse_symbol_name()?;
@@ -162,15 +188,7 @@ impl<'a> Parser<'a> {
                 self.parse_attr_text(&text, min.start)?,
             ));
         }
-        if self.is_kw("comdat") {
-            self.bump();
-            self.expect(Tok::LParen, "'('")?;
-            let at = self.tok.start;
-            let comdat = self.parse_attr(None)?;
-            if !matches!(self.m.ctx.attr(comdat), AttrData::SymbolRef { .. }) {
-                return self.sem_err_at(at, "expected a symbol reference");
-            }
-            self.expect(Tok::RParen, "')'")?;
+        if let Some(comdat) = self.optional_comdat()? {
             props.push((b"comdat"[..].into(), comdat));
         }
         let attrs = self.optional_attr_dict_with_keyword()?;
@@ -581,18 +599,7 @@ impl<'a> Parser<'a> {
             self.bump();
             props.push((b"constant"[..].into(), self.unit_attr));
         }
-        let text = format!("#llvm.linkage<{}>", LINKAGES[linkage]);
-        props.push((b"linkage"[..].into(), self.parse_attr_text(&text, name_at)?));
-        let text = format!("{visibility} : i64");
-        props.push((
-            b"visibility_"[..].into(),
-            self.parse_attr_text(&text, name_at)?,
-        ));
-        let text = format!("{unnamed_addr} : i64");
-        props.push((
-            b"unnamed_addr"[..].into(),
-            self.parse_attr_text(&text, name_at)?,
-        ));
+        props.extend(self.linkage_properties(linkage, visibility, unnamed_addr, name_at)?);
         let sym = self.parse_symbol_name()?;
         let a = self.m.ctx.intern_attr(AttrData::String {
             value: sym.into_boxed_slice(),
@@ -607,15 +614,7 @@ impl<'a> Parser<'a> {
             props.push((b"value"[..].into(), v));
             value = Some(v);
         }
-        if self.is_kw("comdat") {
-            self.bump();
-            self.expect(Tok::LParen, "'('")?;
-            let at = self.tok.start;
-            let comdat = self.parse_attr(None)?;
-            if !matches!(self.m.ctx.attr(comdat), AttrData::SymbolRef { .. }) {
-                return self.sem_err_at(at, "expected a symbol reference");
-            }
-            self.expect(Tok::RParen, "')'")?;
+        if let Some(comdat) = self.optional_comdat()? {
             props.push((b"comdat"[..].into(), comdat));
         }
         let attrs = self.optional_attr_dict()?;
