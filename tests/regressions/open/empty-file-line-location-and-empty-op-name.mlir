@@ -1,0 +1,1 @@
+module{func.func @e() {""() :() ->!pt<> loc(#loc3)}}#loc3=loc("":6)
