@@ -70,13 +70,7 @@ impl<'a> Parser<'a> {
         let (args, sig) = self.function_signature()?;
         props.extend(sig);
         let attrs = self.optional_attr_dict_with_keyword()?;
-        let region = self.m.new_region();
-        if self.is(Tok::LBrace) {
-            // Unnamed arguments: the body names them in its entry block's
-            // label, if it has one.
-            let entry: Vec<EntryArg<'a>> = args.iter().filter_map(FnArg::entry).collect();
-            self.parse_region_into(region, &entry)?;
-        }
+        let region = self.optional_function_body(&args)?;
         self.finish_hand_written(
             syn,
             &[],
@@ -720,6 +714,48 @@ impl<'a> Parser<'a> {
         )
     }
 
+    /// The `iterator_types` of an op's dictionary written as strings, as
+    /// tests still write them (MLIR's `ContractionOp::parse` and
+    /// `GenericOp::parse`), replaced by `#dialect.iterator_type<…>`. With
+    /// `strings_only` an element that is not an untyped string is refused
+    /// (linalg); otherwise it is kept as it is (vector).
+    pub(super) fn iterator_types_from_strings(
+        &mut self,
+        entries: &mut [(Bytes, AttrId)],
+        dialect: &str,
+        strings_only: bool,
+        at: usize,
+    ) -> Result<()> {
+        let Some(iters) = entries
+            .iter()
+            .position(|(k, _)| &k[..] == b"iterator_types")
+        else {
+            return self.sem_err_at(at, "expected iterator_types array attribute");
+        };
+        let AttrData::Array(list) = self.m.ctx.attr(entries[iters].1).clone() else {
+            return self.sem_err_at(at, "expected iterator_types array attribute");
+        };
+        let mut converted = Vec::with_capacity(list.len());
+        for a in list {
+            let word = match self.m.ctx.attr(a) {
+                AttrData::String { value, ty } if !strings_only || ty.is_none() => lossy(value),
+                _ if strings_only => {
+                    return self.sem_err_at(at, "expected iterator types written as strings")
+                }
+                _ => {
+                    converted.push(a);
+                    continue;
+                }
+            };
+            if word != "parallel" && word != "reduction" {
+                return self.sem_err_at(at, format!("unexpected iterator_type ({word})"));
+            }
+            converted.push(self.parse_attr_text(&format!("#{dialect}.iterator_type<{word}>"), at)?);
+        }
+        entries[iters].1 = self.m.ctx.intern_attr(AttrData::Array(converted));
+        Ok(())
+    }
+
     /// `vector.contract {indexing_maps, iterator_types, …} %lhs, %rhs, %acc
     /// (, %lhs_mask, %rhs_mask)? attr-dict? : lhs type, rhs type into type`
     /// (MLIR's `ContractionOp::parse`): iterator types written as strings
@@ -762,30 +798,7 @@ impl<'a> Parser<'a> {
             self.resolve_use(uses[1], types[1])?,
             self.resolve_use(uses[2], result)?,
         ];
-        // Iterator types as strings, as tests still write them.
-        let Some(iters) = entries
-            .iter()
-            .position(|(k, _)| &k[..] == b"iterator_types")
-        else {
-            return self.sem_err_at(at, "expected iterator_types array attribute");
-        };
-        let AttrData::Array(list) = self.m.ctx.attr(entries[iters].1).clone() else {
-            return self.sem_err_at(at, "expected iterator_types array attribute");
-        };
-        let mut converted = Vec::with_capacity(list.len());
-        for a in list {
-            converted.push(match self.m.ctx.attr(a).clone() {
-                AttrData::String { value, .. } => {
-                    let word = lossy(&value);
-                    if word != "parallel" && word != "reduction" {
-                        return self.sem_err_at(at, format!("unexpected iterator_type ({word})"));
-                    }
-                    self.parse_attr_text(&format!("#vector.iterator_type<{word}>"), at)?
-                }
-                _ => a,
-            });
-        }
-        entries[iters].1 = self.m.ctx.intern_attr(AttrData::Array(converted));
+        self.iterator_types_from_strings(&mut entries, "vector", false, at)?;
         if !entries.iter().any(|(k, _)| &k[..] == b"kind") {
             let kind = self.parse_attr_text("#vector.kind<add>", at)?;
             entries.push((b"kind"[..].into(), kind));
@@ -1037,6 +1050,18 @@ impl<'a> Parser<'a> {
         });
         let props = self.signature_properties(&args, &results, fty);
         Ok((args, props))
+    }
+
+    /// A function's body, if `{` follows (an empty region otherwise), its
+    /// entry block's arguments the signature's named ones. Unnamed
+    /// arguments are named by the body's entry block label, if it has one.
+    pub(super) fn optional_function_body(&mut self, args: &[FnArg<'a>]) -> Result<RegionId> {
+        let region = self.m.new_region();
+        if self.is(Tok::LBrace) {
+            let entry: Vec<EntryArg<'a>> = args.iter().filter_map(FnArg::entry).collect();
+            self.parse_region_into(region, &entry)?;
+        }
+        Ok(region)
     }
 
     /// MLIR's `parseFunctionSignatureWithArguments`: the arguments

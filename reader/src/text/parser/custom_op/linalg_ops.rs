@@ -87,7 +87,8 @@ const NAMED_STRUCTURED: &[(&str, Body, Option<&str>)] = &[
 
 /// Whether `name` is a named structured op whose body is ported.
 pub(super) fn is_named_structured(name: &str) -> bool {
-    NAMED_STRUCTURED.iter().any(|(n, ..)| *n == name)
+    // Asked of every op without a hand-written parser: most are not linalg.
+    name.starts_with("linalg.") && NAMED_STRUCTURED.iter().any(|(n, ..)| *n == name)
 }
 
 /// A scalar type's class, as the region builders tell them apart.
@@ -245,31 +246,7 @@ impl<'a> Parser<'a> {
         let AttrData::Dictionary(mut entries) = self.m.ctx.attr(traits).clone() else {
             return self.sem_err_at(at, "expected a dictionary of the op's traits");
         };
-        let Some(iterators) = entries
-            .iter_mut()
-            .find(|(k, _)| &k[..] == b"iterator_types")
-        else {
-            return self.sem_err_at(at, "expected iterator_types array attribute");
-        };
-        let AttrData::Array(kinds) = self.m.ctx.attr(iterators.1).clone() else {
-            return self.sem_err_at(at, "expected iterator_types array attribute");
-        };
-        let mut converted = Vec::with_capacity(kinds.len());
-        for k in kinds {
-            let AttrData::String { value, ty: None } = self.m.ctx.attr(k) else {
-                return self.sem_err_at(at, "expected iterator types written as strings");
-            };
-            let kind = match &value[..] {
-                b"parallel" => "#linalg.iterator_type<parallel>",
-                b"reduction" => "#linalg.iterator_type<reduction>",
-                other => {
-                    return self
-                        .sem_err_at(at, format!("unexpected iterator_type ({})", lossy(other)))
-                }
-            };
-            converted.push(self.parse_attr_text(kind, at)?);
-        }
-        iterators.1 = self.m.ctx.intern_attr(AttrData::Array(converted));
+        self.iterator_types_from_strings(&mut entries, "linalg", true, at)?;
         let parts = self.structured_parts()?;
         entries.extend(parts.entries);
         if self.is_kw("attrs") {

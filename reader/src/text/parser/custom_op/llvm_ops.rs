@@ -192,11 +192,7 @@ impl<'a> Parser<'a> {
             props.push((b"comdat"[..].into(), comdat));
         }
         let attrs = self.optional_attr_dict_with_keyword()?;
-        let region = self.m.new_region();
-        if self.is(Tok::LBrace) {
-            let entry: Vec<EntryArg<'a>> = args.iter().filter_map(FnArg::entry).collect();
-            self.parse_region_into(region, &entry)?;
-        }
+        let region = self.optional_function_body(&args)?;
         self.finish_hand_written(
             syn,
             &[],
@@ -463,13 +459,10 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// `LLVM::GEPNoWrapFlags`' keywords and bits (`inbounds` implies `nusw`).
-const GEP_NO_WRAP_FLAGS: &[(&str, u32)] = &[
-    ("inbounds_flag", 1),
-    ("nusw", 2),
-    ("nuw", 4),
-    ("inbounds", 3),
-];
+/// `LLVM::GEPNoWrapFlags`' keywords, and their bits in the same order
+/// (`inbounds` implies `nusw`).
+const GEP_NO_WRAP_FLAGS: &[&str] = &["inbounds_flag", "nusw", "nuw", "inbounds"];
+const GEP_NO_WRAP_BITS: &[u32] = &[1, 2, 4, 3];
 
 impl<'a> Parser<'a> {
     /// `llvm.getelementptr (flag (| flag)*)? %base[indices] attr-dict? :
@@ -484,13 +477,8 @@ impl<'a> Parser<'a> {
         results_start: usize,
     ) -> Result<OpId> {
         let mut flags = 0u32;
-        while let Some(i) = self.optional_keyword_of(
-            &GEP_NO_WRAP_FLAGS
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>(),
-        ) {
-            flags |= GEP_NO_WRAP_FLAGS[i].1;
+        while let Some(i) = self.optional_keyword_of(GEP_NO_WRAP_FLAGS) {
+            flags |= GEP_NO_WRAP_BITS[i];
             // `|` has no token of its own: matched in the source.
             if self.src.get(self.tok.start) != Some(&b'|') {
                 break;
