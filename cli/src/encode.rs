@@ -103,15 +103,15 @@ impl Target {
         }
     }
 
-    /// The builtin encodings the release's tools write: MLIR 24's binary
-    /// affine maps and small float types from 24 on. jaxlib 0.10.2's MLIR
-    /// 23 still writes affine maps as text (checked with its
-    /// `write_bytecode` on 2026-11-26).
+    /// The builtin encodings the release's tools write: binary small
+    /// float types from MLIR 23 on, binary affine maps from 24 on
+    /// (jaxlib 0.10.2's MLIR 23 writes affine maps as text; checked with
+    /// its `write_bytecode` on 2026-11-26 and 2026-11-27).
     pub fn builtins(self) -> BuiltinEncodings {
-        if self.0.mlir_major >= 24 {
-            BuiltinEncodings::Mlir24
-        } else {
-            BuiltinEncodings::Mlir22
+        match self.0.mlir_major {
+            24.. => BuiltinEncodings::Mlir24,
+            23 => BuiltinEncodings::Mlir23,
+            _ => BuiltinEncodings::Mlir22,
         }
     }
 }
@@ -125,6 +125,10 @@ pub enum BuiltinEncodings {
     #[default]
     #[value(name = "mlir-22")]
     Mlir22,
+    /// Also the small float types in binary, as `MLIR23.0.0git` (jaxlib
+    /// 0.10.2) writes them; mlir-opt 22 cannot read them.
+    #[value(name = "mlir-23")]
+    Mlir23,
     /// Also the binary encodings MLIR added after 22, as `MLIR24.0.0git`
     /// (IREE 3.13) writes them; mlir-opt 22 cannot read them.
     #[value(name = "mlir-24")]
@@ -135,6 +139,7 @@ impl From<BuiltinEncodings> for rmlir_writer::BuiltinEncodings {
     fn from(b: BuiltinEncodings) -> Self {
         match b {
             BuiltinEncodings::Mlir22 => rmlir_writer::BuiltinEncodings::Mlir22,
+            BuiltinEncodings::Mlir23 => rmlir_writer::BuiltinEncodings::Mlir23,
             BuiltinEncodings::Mlir24 => rmlir_writer::BuiltinEncodings::Mlir24,
         }
     }

@@ -147,9 +147,10 @@ Examples:
         #[arg(long, default_value = "mlir-22", value_parser = encode::Target::parse)]
         target: encode::Target,
         /// The builtin encodings of which MLIR to write (SPEC.md §6.6.6):
-        /// mlir-22 (what mlir-opt 22 reads) or mlir-24, which also writes
-        /// affine maps, integer sets, strided layouts and the small float
-        /// types in binary, as IREE 3.13's MLIR does. Default: the
+        /// mlir-22 (what mlir-opt 22 reads), mlir-23, which writes the
+        /// small float types in binary as jaxlib 0.10's MLIR does, or
+        /// mlir-24, which also writes affine maps, integer sets and strided
+        /// layouts in binary, as IREE 3.13's MLIR does. Default: the
         /// target's.
         #[arg(long, value_enum)]
         builtin_encodings: Option<encode::BuiltinEncodings>,
@@ -200,9 +201,10 @@ Examples:
         #[arg(long)]
         upstream_only: bool,
         /// The builtin encodings of which MLIR to write (SPEC.md §6.6.6):
-        /// mlir-22 (what mlir-opt 22 reads) or mlir-24, which also writes
-        /// affine maps, integer sets, strided layouts and the small float
-        /// types in binary, as IREE 3.13's MLIR does. Default: the
+        /// mlir-22 (what mlir-opt 22 reads), mlir-23, which writes the
+        /// small float types in binary as jaxlib 0.10's MLIR does, or
+        /// mlir-24, which also writes affine maps, integer sets and strided
+        /// layouts in binary, as IREE 3.13's MLIR does. Default: the
         /// target's.
         #[arg(long, value_enum)]
         builtin_encodings: Option<encode::BuiltinEncodings>,

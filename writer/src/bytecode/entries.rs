@@ -116,7 +116,7 @@ fn float_code(k: FloatKind, builtins: BuiltinEncodings) -> Option<u64> {
         FloatKind::F6E3M2FN => tcode::F6E3M2FN,
         FloatKind::F8E8M0FNU => tcode::F8E8M0FNU,
     };
-    (code < tcode::END_MLIR22 || builtins == BuiltinEncodings::Mlir24).then_some(code)
+    (code < tcode::END_MLIR22 || builtins != BuiltinEncodings::Mlir22).then_some(code)
 }
 
 /// Writes a builtin attribute's encoding; the caller checked

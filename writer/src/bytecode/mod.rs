@@ -84,6 +84,11 @@ pub enum BuiltinEncodings {
     /// small float types (`f8E4M3FN`, `tf32`, …) are textual entries.
     #[default]
     Mlir22,
+    /// MLIR 23's, as `MLIR23.0.0git` (jaxlib 0.10.2) writes them: the small
+    /// float types in binary (type codes 21–32), affine maps, integer sets
+    /// and strided layouts still as text (checked with jaxlib's
+    /// `write_bytecode` on 2026-11-27).
+    Mlir23,
     /// Also the binary encodings of those, as `MLIR24.0.0git` (IREE 3.13)
     /// writes them: attribute codes 23–25, type codes 21–32.
     Mlir24,
