@@ -23,9 +23,14 @@ fn main() {
         let text =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("dialects/{path}: {e}"));
         let data = json::registry_data_from_json(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        // The first file naming an op gives its layout.
+        let taken: std::collections::HashSet<String> = ops
+            .iter()
+            .map(|op: &model::OpInfo| op.name.clone())
+            .collect();
         ops.extend(data.ops.into_iter().filter(|op| {
             let dialect = op.name.split('.').next().unwrap_or("");
-            dialects.contains(&dialect)
+            dialects.contains(&dialect) && !taken.contains(&op.name)
         }));
     }
     ops.sort_by(|a, b| a.name.cmp(&b.name));

@@ -84,3 +84,45 @@ pub fn write_output_operand_alias(
         .signed_list(&operand_tuple);
     Some(())
 }
+
+/// The custom syntax of stablehlo's and chlo's ops (SPEC.md §11.3), from
+/// StableHLO 1.20.0's ODS: `data/op-formats-stablehlo-1.20.0.json`, made by
+/// `tools/ods-json/gen_formats_json.py` and checked by its `check.sh`.
+/// The newest release's, not that of the op layouts
+/// ([`crate::stablehlo::LAYOUTS_RELEASE`]): jaxlib 0.10's StableHLO 1.17.0
+/// has ops 1.16.4 lacks (`chlo.mulhi`), and the formats of the ops both
+/// have did not change between them (an attribute added later is
+/// optional in its format). Parsed at the first custom-form op of either
+/// dialect.
+pub fn op_syntax() -> &'static rmlir_format::op_format::catalog::Catalog {
+    static CATALOG: std::sync::OnceLock<rmlir_format::op_format::catalog::Catalog> =
+        std::sync::OnceLock::new();
+    CATALOG.get_or_init(|| {
+        rmlir_format::op_format::catalog::Catalog::from_json(include_str!(
+            "../data/op-formats-stablehlo-1.20.0.json"
+        ))
+        .expect("the embedded op formats are valid JSON")
+    })
+}
+
+/// A `double` as `writeAPFloatWithKnownSemantics` writes it (its bits as
+/// a signed varint), spelled as MLIR's `printFloat` prints it.
+pub fn read_f64(r: &mut dyn DialectReader) -> HookResult<String> {
+    let bits = r.read_signed_varint()? as u64;
+    Ok(rmlir_format::float::format_mlir_float(
+        rmlir_format::float::FloatKind::F64,
+        u128::from(bits),
+    ))
+}
+
+/// The bits of the `double` a body spells as `text` (a decimal literal
+/// or `0x` and its bits), as MLIR's parser reads it.
+pub fn f64_bits(text: &str) -> Option<u64> {
+    let text = text.trim();
+    if let Some(hex) = text.strip_prefix("0x") {
+        return u64::from_str_radix(hex, 16).ok();
+    }
+    rmlir_format::float::parse_mlir_float(rmlir_format::float::FloatKind::F64, text)
+        .ok()
+        .map(|b| b as u64)
+}

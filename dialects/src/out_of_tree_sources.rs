@@ -26,15 +26,21 @@ pub const IREE_DIALECTS: &[&str] = &[
     "vmvx",
 ];
 
-/// `(file under dialects/data, dialects taken from it)`: VHLO from the
-/// newest StableHLO (VHLO ops are frozen once released); stablehlo and
-/// chlo from the release jaxlib 0.10.x carries (they are not frozen).
-/// Used by `build.rs`; the crate's tests check the embedded ops against
-/// it.
+/// `(file under dialects/data, dialects taken from it)`, the first file
+/// naming an op giving its layout: stablehlo and chlo from 1.16.4, the
+/// release before the one jaxlib 0.10.x carries (1.17.0; their ops are
+/// not frozen, and 1.19.0 changed some); VHLO from the newest StableHLO
+/// (VHLO ops are frozen once released), and from it too the stablehlo and
+/// chlo ops 1.16.4 lacks (`chlo.mulhi`, in jaxlib's 1.17.0, and
+/// `stablehlo.collective_reduce`). Used by `build.rs`; the crate's tests
+/// check the embedded ops against it.
 #[cfg_attr(not(test), allow(dead_code))]
 pub const SOURCES: &[(&str, &[&str])] = &[
-    ("ods-layouts-stablehlo-1.20.0.json", &["vhlo"]),
     ("ods-layouts-stablehlo-1.16.4.json", &["stablehlo", "chlo"]),
+    (
+        "ods-layouts-stablehlo-1.20.0.json",
+        &["vhlo", "stablehlo", "chlo"],
+    ),
     ("ods-layouts-sdy.json", &["sdy"]),
     ("ods-layouts-iree-b48a5955.json", IREE_DIALECTS),
 ];

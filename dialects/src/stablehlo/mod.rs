@@ -46,6 +46,10 @@ enum Kind {
     Dims(&'static [&'static str], Option<&'static str>),
     OutputOperandAlias,
     TypeExtensions,
+    /// `#stablehlo.result_accuracy<atol = …, rtol = …, ulps = …, mode =
+    /// …>`: two doubles, a signed integer and the mode attribute
+    /// (`printResultAccuracyAttr` leaves out a zero tolerance or count).
+    ResultAccuracy,
     /// Read, but its printer is not written yet.
     NotPrinted,
 }
@@ -98,7 +102,7 @@ const ATTRS: &[(u64, &str, Kind)] = &[
         "result_accuracy_mode",
         Kind::EnumAngled(RESULT_ACCURACY_MODE),
     ),
-    (17, "result_accuracy", Kind::NotPrinted),
+    (17, "result_accuracy", Kind::ResultAccuracy),
     (18, "replica_group_mesh_axes", Kind::NotPrinted),
     (19, "sub_axis_info", Kind::NotPrinted),
     (20, "axis_ref", Kind::NotPrinted),
@@ -194,6 +198,24 @@ impl BytecodeDialect for Stablehlo {
                 let bounds: Vec<String> = signed_list(r)?.into_iter().map(dim).collect();
                 b.text(&format!("<{}>", bounds.join(", ")));
             }
+            Kind::ResultAccuracy => {
+                let atol = crate::hlo::read_f64(r)?;
+                let rtol = crate::hlo::read_f64(r)?;
+                let ulps = r.read_signed_varint()?;
+                let mode = r.read_attribute()?;
+                let zero = |s: &str| s.trim_start_matches('-') == "0.000000e+00";
+                b.text("<");
+                if !zero(&atol) {
+                    b.text(&format!("atol = {atol}, "));
+                }
+                if !zero(&rtol) {
+                    b.text(&format!("rtol = {rtol}, "));
+                }
+                if ulps != 0 {
+                    b.text(&format!("ulps = {ulps}, "));
+                }
+                b.text("mode = ").attr(mode).text(">");
+            }
             Kind::NotPrinted => {
                 return Err(HookError(format!(
                     "#stablehlo.{mnemonic} (attribute code {code}) is not supported yet: its printer is not written"
@@ -239,6 +261,10 @@ impl BytecodeDialect for Stablehlo {
 
     fn parses_bodies(&self) -> bool {
         true
+    }
+
+    fn op_syntax(&self) -> Option<&'static rmlir_format::op_format::catalog::Catalog> {
+        Some(crate::hlo::op_syntax())
     }
 
     /// `!stablehlo.future<…>` lists builtin types; `#stablehlo.dot_algorithm`

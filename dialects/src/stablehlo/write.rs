@@ -148,6 +148,26 @@ fn encode_attr(pieces: &[BodyPiece], w: &mut dyn DialectWriter) -> Option<Out> {
             u.eat(">")?;
             out.signed_list(&bounds);
         }
+        Kind::ResultAccuracy => {
+            u.eat("<")?;
+            let (mut atol, mut rtol, mut ulps) = (0u64, 0u64, 0i64);
+            if u.param("atol").is_some() {
+                atol = crate::hlo::f64_bits(&u.token()?)?;
+                u.eat(",")?;
+            }
+            if u.param("rtol").is_some() {
+                rtol = crate::hlo::f64_bits(&u.token()?)?;
+                u.eat(",")?;
+            }
+            if u.param("ulps").is_some() {
+                ulps = u.int()?;
+                u.eat(",")?;
+            }
+            u.param("mode")?;
+            let mode = u.attr()?;
+            u.eat(">")?;
+            out.s(atol as i64).s(rtol as i64).s(ulps).attr(mode);
+        }
         Kind::NotPrinted => return None,
     }
     u.at_end().then_some(out)
