@@ -3,7 +3,9 @@
 # $RMLIR_CORPUS) into fuzz/corpus/<target>/ (git-ignored):
 #   text_parser, text_roundtrip   every case's generic.mlir
 #   custom_form                   every case's input.mlir and pretty.mlir
-#                                 (text in the custom form)
+#                                 (text in the custom form), and the custom-
+#                                 form fixtures of tests/fixtures/custom-form
+#                                 and tests/fixtures/stablehlo
 #   bytecode_eager, bytecode_lazy,
 #   verify                        every case's v6.mlirbc, the real-client
 #                                 modules, upstream's own .mlirbc tests,
@@ -59,6 +61,10 @@ for f in "$corpus"/../third-party/stablehlo/compat-artifacts/*.mlir.bc; do
   i=$((i+1)); (( (i - 1) % stride == 0 )) || continue
   copy "$f" "vhlo-$(basename "$f")" bytecode_eager bytecode_lazy verify
   n_bc=$((n_bc+1))
+done
+# The custom-form fixtures of the tests (upstream dialects and StableHLO's).
+for f in "$here"/../tests/fixtures/custom-form/*.mlir "$here"/../tests/fixtures/stablehlo/*.mlir; do
+  [[ -f $f ]] && copy "$f" "fixture-$(basename "$f")" custom_form
 done
 # Seeds kept with the project (fuzz/seeds/README.md).
 for f in "$here"/seeds/bytecode/*.mlirbc; do

@@ -63,6 +63,10 @@ impl BytecodeDialect for Chlo {
     fn parses_bodies(&self) -> bool {
         true
     }
+
+    fn op_syntax(&self) -> Option<&'static rmlir_format::op_format::catalog::Catalog> {
+        Some(crate::hlo::op_syntax())
+    }
 }
 
 /// The encoded attributes: (mnemonic, (kind code, cases)).

@@ -102,10 +102,16 @@ fn read(path: &Path) -> Result<Module, String> {
 /// A text file parsed as `rmlir-bc` parses it (this crate's dialects read
 /// into bodies their hooks write).
 fn parse(path: &Path) -> Module {
+    parse_as(path, &path.to_string_lossy())
+}
+
+/// [`parse`] with `name` the file's name in the locations the parser
+/// makes: `-` is what jaxlib's `Module.parse` of a string names it.
+fn parse_as(path: &Path, name: &str) -> Module {
     let data = std::fs::read(path).unwrap();
     rmlir_reader::parse_module_releasing_deferred_with(
         &data,
-        &path.to_string_lossy(),
+        name,
         rmlir_reader::Limits::default(),
         Some(dialects()),
         &|_| {},
@@ -130,6 +136,44 @@ fn write(m: &Module, version: u64, producer: &str) -> Vec<u8> {
     };
     rmlir_writer::write_bytecode_with(m, &opts, rmlir_dialects::write_layouts(), dialects())
         .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A text file read as `rmlir-bc encode --target mlir-23` reads it: in
+/// jaxlib 0.10's terms (its MLIR 23 release), its locations in file `-`.
+fn parse_for_jaxlib(path: &Path) -> Module {
+    let data = std::fs::read(path).unwrap();
+    rmlir_reader::parse_module_in_release(
+        &data,
+        "-",
+        rmlir_reader::Limits::default(),
+        Some(dialects()),
+        &rmlir_dialects::hosts::JAXLIB_0_10,
+        &|_| {},
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Our bytecode of `m` as `rmlir-bc encode --target mlir-23` writes it:
+/// jaxlib's producer, MLIR 23's op layouts, builtin encodings and use-list
+/// record order.
+fn write_for_jaxlib(m: &Module, version: u64) -> Vec<u8> {
+    let opts = WriteOptions {
+        version,
+        producer: JAXLIB_PRODUCER.to_string(),
+        builtin_encodings: rmlir_writer::BuiltinEncodings::Mlir23,
+        use_list_records: rmlir_writer::UseListRecordOrder::Ascending,
+        mlir_major: 23,
+        ..Default::default()
+    };
+    let release = rmlir_format::op_registry::OpRegistry::for_release("mlir-23")
+        .expect("MLIR 23's layouts are embedded");
+    rmlir_writer::write_bytecode_with(
+        m,
+        &opts,
+        rmlir_dialects::write_layouts_for(release),
+        dialects(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// What jaxlib writes for each file at each version
@@ -284,6 +328,133 @@ fn jax_exports_print_convert_and_encode_as_jaxlib() {
     // text, at each version the files were written at.
     let encoded = assert_encodes_as_jaxlib(&out, &["convnet", "loops", "mlp"], &[0, 1, 5, 6]);
     assert_eq!(encoded, 15);
+    // The custom form `exp.mlir_module()` gives (`<model>.stablehlo.mlir`):
+    // parsed, it prints as jaxlib prints its own parse of that text, and
+    // `encode` writes what jaxlib writes for it, at each version.
+    let texts: Vec<PathBuf> = ["convnet", "loops", "mlp"]
+        .iter()
+        .map(|m| out.join(format!("{m}.stablehlo.mlir")))
+        .collect();
+    for text in &texts {
+        let oracle = text.with_extension("generic.mlir");
+        let oracle = std::fs::read_to_string(&oracle)
+            .unwrap_or_else(|e| panic!("{}: {e}", oracle.display()));
+        let ours = print_module(&parse_as(text, "-"), PrintOptions::default());
+        assert!(
+            ours.strip_suffix('\n') == Some(oracle.as_str()),
+            "{}: {}",
+            text.display(),
+            rmlir_tests::first_diff(&oracle, &ours)
+        );
+    }
+    let mut custom_encoded = 0;
+    for (text, version, theirs) in jaxlib_writes(&texts, &[0, 1, 5, 6], &out.join("from-custom")) {
+        let theirs = theirs.unwrap_or_else(|e| panic!("{}: {e}", text.display()));
+        let ours = write(&parse_as(&text, "-"), version, JAXLIB_PRODUCER);
+        assert_same_bytes(
+            &format!("encode {} at v{version}", text.display()),
+            &ours,
+            &theirs,
+        );
+        custom_encoded += 1;
+    }
+    assert_eq!(custom_encoded, 12);
+}
+
+/// StableHLO's custom form as jaxlib prints it (`print_custom.py`): the
+/// compatibility suite's sources, which use every stablehlo op, and our
+/// fixtures of chlo ops and of stablehlo's hand-written forms. Each
+/// print, parsed, prints generic as jaxlib's parse of it does; `encode`
+/// of it (`--target mlir-23`) writes jaxlib's bytes for it, and jaxlib's
+/// bytes decode to its print.
+#[test]
+fn stablehlo_custom_form_reads_as_jaxlib() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(compat_dir())
+        .unwrap_or_else(|e| panic!("{} is required: {e}", compat_dir().display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            (n.starts_with("stablehlo_legalize_to_vhlo")
+                || n.starts_with("vhlo_to_version_downgrade."))
+                && n.ends_with(".mlir")
+        })
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 39, "{files:?}");
+    // Our own fixtures, in the forms one writes by hand: each as written
+    // is read as jaxlib reads it, and jaxlib's print of it below.
+    let fixtures: Vec<PathBuf> = ["chlo.mlir", "forms.mlir"]
+        .iter()
+        .map(|f| repo().join("tests/fixtures/stablehlo").join(f))
+        .collect();
+    for (file, oracle) in jaxlib_prints(&fixtures, &tmpdir("custom-fixtures")) {
+        let oracle = oracle.unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let ours = print_module(&parse_as(&file, "-"), PrintOptions::default());
+        assert!(
+            ours.strip_suffix('\n') == Some(oracle.as_str()),
+            "{}: {}",
+            file.display(),
+            rmlir_tests::first_diff(&oracle, &ours)
+        );
+    }
+    files.extend(fixtures);
+    let out = tmpdir("custom");
+    let script = repo().join("tools/jax-oracle/print_custom.py");
+    let status = Command::new(python())
+        .arg(&script)
+        .arg(&out)
+        .args(&files)
+        .status()
+        .expect("runs jaxlib's Python");
+    assert!(status.success(), "{} failed", script.display());
+    let mut pretty = Vec::new();
+    let mut ops = std::collections::BTreeSet::new();
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let text = out.join(format!("{name}.pretty.mlir"));
+        let oracle = std::fs::read_to_string(out.join(format!("{name}.pretty.generic.txt")))
+            .unwrap_or_else(|e| panic!("jaxlib printed no {name}: {e}"));
+        let m = parse_as(&text, "-");
+        let ours = print_module(&m, PrintOptions::default());
+        assert!(
+            ours.strip_suffix('\n') == Some(oracle.as_str()),
+            "{}: {}",
+            text.display(),
+            rmlir_tests::first_diff(&oracle, &ours)
+        );
+        // The ops jaxlib printed in their custom form.
+        for line in std::fs::read_to_string(&text).unwrap().lines() {
+            let word = line.split_whitespace().find(|w| {
+                (w.starts_with("stablehlo.") || w.starts_with("chlo.")) && !w.contains('"')
+            });
+            if let Some(w) = word {
+                ops.insert(
+                    w.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '_')
+                        .to_string(),
+                );
+            }
+        }
+        pretty.push(text);
+    }
+    eprintln!("{} files; {} ops in custom form", pretty.len(), ops.len());
+    assert!(ops.len() >= 100, "{ops:?}");
+    let mut encoded = 0;
+    for (text, version, theirs) in jaxlib_writes(&pretty, &[6], &out.join("bytecode")) {
+        let theirs = theirs.unwrap_or_else(|e| panic!("{}: {e}", text.display()));
+        let ours = write_for_jaxlib(&parse_for_jaxlib(&text), version);
+        assert_same_bytes(&format!("encode {}", text.display()), &ours, &theirs);
+        // And jaxlib's bytes decode to jaxlib's print.
+        let name = text.file_name().unwrap().to_string_lossy().into_owned();
+        let stem = name.strip_suffix(".mlir").unwrap();
+        let oracle = text.with_file_name(format!("{stem}.generic.txt"));
+        let oracle = std::fs::read_to_string(&oracle).unwrap();
+        assert_prints_as_jaxlib(
+            &out.join("bytecode").join(format!("{name}.v6.mlirbc")),
+            &oracle,
+        );
+        encoded += 1;
+    }
+    assert_eq!(encoded, 41);
 }
 
 /// Runs `script OUT` with jaxlib's Python; the bytecode files it wrote

@@ -29,7 +29,12 @@ for v in 1.16.4 1.20.0; do
 done
 python3 $G --quiet -I "$T/shardy/a0277a83" "$T/shardy/a0277a83/shardy/dialect/sdy/ir/ops.td" \
   --mlir-release "shardy-a0277a83 / mlir-22.1.8" --out "$tmp/ods-layouts-sdy.json"
-for f in ods-layouts-stablehlo-1.16.4.json ods-layouts-stablehlo-1.20.0.json ods-layouts-sdy.json; do
+S=$T/stablehlo/v1.20.0
+python3 tools/ods-json/gen_formats_json.py -I "$S" -I "$S/stablehlo/dialect" \
+  "$S/stablehlo/dialect/StablehloOps.td" "$S/stablehlo/dialect/ChloOps.td" \
+  --mlir-release "stablehlo-1.20.0 / mlir-22.1.8" --out "$tmp/op-formats-stablehlo-1.20.0.json" 2>/dev/null
+for f in ods-layouts-stablehlo-1.16.4.json ods-layouts-stablehlo-1.20.0.json ods-layouts-sdy.json \
+    op-formats-stablehlo-1.20.0.json; do
   cmp "$tmp/$f" "dialects/data/$f" || { echo "check.sh: dialects/data/$f differs from its regeneration" >&2; exit 1; }
   echo "check.sh: dialects/data/$f regenerates identically"
 done

@@ -302,6 +302,16 @@ pub trait BytecodeDialect: Send + Sync {
         self.respell_body(space, is_attr, pieces)
     }
 
+    /// The custom (pretty) syntax of this dialect's ops (SPEC.md §11.3),
+    /// for a dialect upstream MLIR does not ship: the text parser reads
+    /// `dialect.op …` by this data once the dialect is registered with the
+    /// parser. `None` (the default) leaves the dialect's ops to their
+    /// generic form; upstream dialects' syntax is
+    /// [`Catalog::upstream`](crate::op_format::catalog::Catalog::upstream).
+    fn op_syntax(&self) -> Option<&'static crate::op_format::catalog::Catalog> {
+        None
+    }
+
     /// Whether the text parser reads this dialect's attributes and types
     /// as it reads a registered dialect's (SPEC.md §10.4): split into text
     /// and nested references, which [`BytecodeDialect::write_attribute`]

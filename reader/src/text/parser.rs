@@ -54,7 +54,9 @@ pub fn parse_attr_in(
     limits: Limits,
     host: &'static Host,
 ) -> Result<AttrId> {
-    parse_entry_into(m, src, limits, host, "Attribute", |p| p.parse_attr(None))
+    parse_entry_into(m, src, limits, host, None, "Attribute", |p| {
+        p.parse_attr(None)
+    })
 }
 
 /// Parses one type into `m`'s context; the whole input must be consumed.
@@ -69,19 +71,23 @@ pub fn parse_type_in(
     limits: Limits,
     host: &'static Host,
 ) -> Result<TypeId> {
-    parse_entry_into(m, src, limits, host, "Type", |p| p.parse_type())
+    parse_entry_into(m, src, limits, host, None, "Type", |p| p.parse_type())
 }
 
-fn parse_entry_into<T>(
+/// Parses one entry (`what`) of `src` into `m`'s context by `f`, as `host`
+/// parses it, with the bodies of `dialects`' dialects read as theirs.
+fn parse_entry_into<'s, T>(
     m: &mut Module,
-    src: &[u8],
+    src: &'s [u8],
     limits: Limits,
     host: &'static Host,
+    dialects: Option<&'s DialectRegistry>,
     what: &str,
-    f: impl FnOnce(&mut Parser<'_>) -> Result<T>,
+    f: impl FnOnce(&mut Parser<'s>) -> Result<T>,
 ) -> Result<T> {
     let mut p = Parser::new(src, "<bytecode entry>", limits);
     p.host = host;
+    p.dialects = dialects;
     p.m = std::mem::take(m);
     // The shared constants must be ids of the adopted context.
     p.unit_attr = p.m.ctx.intern_attr(AttrData::Unit);
@@ -235,6 +241,14 @@ impl<'a> Release<'a> {
 const RELEASE_LAG: usize = 256 << 10;
 const RELEASE_EVERY: usize = 1 << 20;
 
+/// A location as `loc(…)` gives it: known, or an alias defined further
+/// on (`#name`, at `at`).
+#[derive(Clone, Copy)]
+enum LocSpec<'a> {
+    Known(AttrId),
+    Alias { name: &'a [u8], at: usize },
+}
+
 #[derive(Clone, Copy)]
 enum LocTarget {
     Op(OpId),
@@ -378,6 +392,9 @@ struct Parser<'a> {
     default_dialects: Vec<&'static str>,
     /// The types custom ops name by their text (`i1`), parsed once.
     custom_types: HashMap<String, TypeId>,
+    /// Where a custom op's location comes from when no `loc(…)` follows
+    /// it, if its parser says otherwise than its name (SPEC.md §11.2).
+    custom_loc: Option<custom_op::CustomLoc>,
 }
 
 /// An argument of a region's entry block that an op's custom syntax names
@@ -460,6 +477,7 @@ impl<'a> Parser<'a> {
             // The implicit top-level op is a `builtin.module`.
             default_dialects: vec!["builtin"],
             custom_types: HashMap::default(),
+            custom_loc: None,
         }
     }
 
@@ -1199,6 +1217,15 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_trailing_loc(&mut self, target: LocTarget) -> Result<()> {
+        let spec = self.parse_loc_spec()?;
+        self.bind_loc(spec, target);
+        Ok(())
+    }
+
+    /// `loc(…)`: a location, or a location alias not defined yet, to be
+    /// bound to what it is given for with [`Parser::bind_loc`] (a custom
+    /// op's parser gives one location to several ops and arguments).
+    fn parse_loc_spec(&mut self) -> Result<LocSpec<'a>> {
         self.expect_kw("loc")?;
         self.expect(Tok::LParen, "'(' in inline location")?;
         let loc = if self.is(Tok::HashId) && !self.spelling().contains(&b'.') {
@@ -1216,29 +1243,33 @@ impl<'a> Parser<'a> {
                             ),
                         );
                     }
-                    Some(a)
+                    LocSpec::Known(a)
                 }
-                None => {
-                    let i = u32::try_from(self.deferred_locs.len())
-                        .expect("fewer than 2^32 operations and arguments");
-                    let prev = self.pending_locs.insert(name, i).unwrap_or(NO_USE);
-                    self.deferred_locs.push(DeferredLoc {
-                        target,
-                        at,
-                        len: (name.len() + 1) as u32,
-                        prev,
-                    });
-                    None
-                }
+                None => LocSpec::Alias { name, at },
             }
         } else {
-            Some(self.parse_location_instance()?)
+            LocSpec::Known(self.parse_location_instance()?)
         };
         self.expect(Tok::RParen, "')' in inline location")?;
-        if let Some(loc) = loc {
-            self.set_loc(target, loc);
+        Ok(loc)
+    }
+
+    /// Gives `target` the location `spec` (once its alias is defined).
+    fn bind_loc(&mut self, spec: LocSpec<'a>, target: LocTarget) {
+        match spec {
+            LocSpec::Known(loc) => self.set_loc(target, loc),
+            LocSpec::Alias { name, at } => {
+                let i = u32::try_from(self.deferred_locs.len())
+                    .expect("fewer than 2^32 operations and arguments");
+                let prev = self.pending_locs.insert(name, i).unwrap_or(NO_USE);
+                self.deferred_locs.push(DeferredLoc {
+                    target,
+                    at,
+                    len: (name.len() + 1) as u32,
+                    prev,
+                });
+            }
         }
-        Ok(())
     }
 
     fn parse_value_use(&mut self) -> Result<(&'a [u8], u32, usize)> {

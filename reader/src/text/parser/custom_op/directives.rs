@@ -22,7 +22,12 @@ impl<'a> Parser<'a> {
             "GlobalMemrefOpTypeAndInitialValue" => {
                 self.global_memref_type_and_initial_value(syn, args, parts)
             }
-            _ => self.unsupported(syn, self.tok.start, &format!("directive `custom<{name}>`")),
+            _ => match self.stablehlo_directive(syn, name, args, parts) {
+                Some(r) => r,
+                None => {
+                    self.unsupported(syn, self.tok.start, &format!("directive `custom<{name}>`"))
+                }
+            },
         }
     }
 

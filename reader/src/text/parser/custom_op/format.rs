@@ -603,7 +603,7 @@ impl<'a> Parser<'a> {
         // with them (variadic groups empty), each holding one empty block
         // where the op is `SingleBlock`, as its ODS builder creates them.
         let mut regions = Vec::new();
-        if let Some(syn) = Catalog::upstream().get(term.as_bytes()) {
+        if let Some(syn) = self.op_syntax(term.as_bytes()) {
             for _ in syn.regions.iter().filter(|r| !r.variadic) {
                 let r = self.m.new_region();
                 if syn.flags().single_block {

@@ -1396,7 +1396,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `array<i64: …>` of `ints`.
-    fn i64_array(&mut self, ints: &[i64], at: usize) -> Result<AttrId> {
+    pub(super) fn i64_array(&mut self, ints: &[i64], at: usize) -> Result<AttrId> {
         let list: Vec<String> = ints.iter().map(i64::to_string).collect();
         let text = if list.is_empty() {
             "array<i64>".to_string()

@@ -131,7 +131,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn attr_type(&self, a: AttrId) -> Option<TypeId> {
+    pub(super) fn attr_type(&self, a: AttrId) -> Option<TypeId> {
         match self.m.ctx.attr(a) {
             AttrData::Integer { ty, .. }
             | AttrData::Float { ty, .. }
@@ -246,9 +246,19 @@ const INFERRED_RESULTS: &[(&str, InferResults)] = &[
     ("bufferization.dealloc", |p, syn, parts| {
         p.infer_dealloc(syn, parts)
     }),
+    ("chlo.constant", |p, syn, parts| {
+        p.infer_value_type(syn, parts).map(|t| vec![vec![t]])
+    }),
 ];
 
 impl<'a> Parser<'a> {
+    /// The type of the op's `value` attribute (chlo's `ConstantOp`, whose
+    /// `inferReturnTypes` gives its value's type).
+    fn infer_value_type(&mut self, syn: &OpSyntax, parts: &Parts<'a>) -> Option<TypeId> {
+        let value = syn.attrs.iter().position(|a| a.name == "value")?;
+        self.attr_type(parts.attrs[value]?)
+    }
+
     /// `vector.shuffle`: a vector of as many leading elements as the mask
     /// has (at least one), then `v1`'s trailing dimensions, of `v1`'s
     /// element type.

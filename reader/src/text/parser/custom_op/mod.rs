@@ -16,6 +16,7 @@ mod hand_written;
 mod infer;
 mod linalg_ops;
 mod llvm_ops;
+mod stablehlo_ops;
 
 use rmlir_format::op_format::catalog::{
     Arity, AttrKind, AttrSpec, Catalog, OpSyntax, Trait, ValueSpec,
@@ -119,7 +120,24 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("vector.contract", |p, s, at, r| {
         p.parse_vector_contract(s, at, r)
     }),
+    ("stablehlo.constant", |p, s, at, r| {
+        p.parse_hlo_constant(s, at, r)
+    }),
+    ("stablehlo.reduce", |p, s, at, r| {
+        p.parse_hlo_reduce(s, at, r)
+    }),
+    ("stablehlo.while", |p, s, at, r| p.parse_hlo_while(s, at, r)),
 ];
+
+/// A custom op's location when its parser does not leave it to the
+/// op's name: MLIR's `OperationState::location` as the parser set it.
+#[derive(Clone, Copy)]
+pub(super) enum CustomLoc {
+    /// The position `at`, unless a trailing `loc(…)` follows.
+    At(usize),
+    /// The parser read the op's `loc(…)` itself and bound it.
+    Bound,
+}
 
 /// A value use as the parser keeps it: name, result number, offset.
 type Use<'a> = (&'a [u8], u32, usize);
@@ -182,7 +200,11 @@ impl<'a> Parser<'a> {
         let op = self.parse_custom_op_body(name, syn, op_start, name_at, results_start);
         self.default_dialects.pop();
         let op = op?;
-        self.parse_op_loc(op, name_at)?;
+        match self.custom_loc.take() {
+            None => self.parse_op_loc(op, name_at)?,
+            Some(CustomLoc::At(at)) => self.parse_op_loc(op, at)?,
+            Some(CustomLoc::Bound) => {}
+        }
         Ok(op)
     }
 
@@ -218,8 +240,7 @@ impl<'a> Parser<'a> {
     /// The op `spelled` names: itself, or, without a dialect prefix, in
     /// the default dialect of the op around it.
     fn custom_op_name(&self, spelled: &[u8]) -> Option<(&'static str, &'static OpSyntax)> {
-        let catalog = Catalog::upstream();
-        if let Some(s) = catalog.get(spelled) {
+        if let Some(s) = self.op_syntax(spelled) {
             return Some((s.name.as_str(), s));
         }
         if spelled.contains(&b'.') {
@@ -227,7 +248,39 @@ impl<'a> Parser<'a> {
         }
         let dialect = self.default_dialects.last().filter(|d| !d.is_empty())?;
         let full = format!("{}.{}", dialect, lossy(spelled));
-        catalog.get(full.as_bytes()).map(|s| (s.name.as_str(), s))
+        self.op_syntax(full.as_bytes())
+            .map(|s| (s.name.as_str(), s))
+    }
+
+    /// The custom syntax of the op named `name`: upstream MLIR's, or that
+    /// of a dialect registered with the parser whose hook brings its own
+    /// ([`BytecodeDialect::op_syntax`], SPEC.md §11.3).
+    ///
+    /// [`BytecodeDialect::op_syntax`]: rmlir_format::dialect_hooks::BytecodeDialect::op_syntax
+    pub(super) fn op_syntax(&self, name: &[u8]) -> Option<&'static OpSyntax> {
+        if let Some(s) = Catalog::upstream().get(name) {
+            return Some(s);
+        }
+        let dialect = &name[..name.iter().position(|&c| c == b'.')?];
+        self.dialects?.get(dialect)?.op_syntax()?.get(name)
+    }
+
+    /// What the op registry knows of `name`: the host's upstream layouts,
+    /// or for an op of a dialect registered with the parser that brings
+    /// its own syntax (stablehlo, chlo), the out-of-tree layouts of
+    /// [`rmlir_dialects`] (which attributes are inherent, and whether they
+    /// are properties): such an op is read as the tool that registers its
+    /// dialect reads it, in the custom form and in the generic.
+    fn registered_op_info(
+        &self,
+        name: &[u8],
+    ) -> Option<&'static rmlir_format::op_registry::OpInfo> {
+        if let Some(i) = self.registry.get(name) {
+            return Some(i);
+        }
+        let dialect = &name[..name.iter().position(|&c| c == b'.')?];
+        self.dialects?.get(dialect)?.op_syntax()?;
+        rmlir_dialects::out_of_tree_layouts().get(name)
     }
 
     fn default_dialect_of(name: &str) -> Option<&'static str> {
@@ -345,7 +398,7 @@ impl<'a> Parser<'a> {
         attr_dict: Option<AttrId>,
         prop_dict: Option<AttrId>,
     ) -> (Option<AttrId>, AttrId) {
-        let info = self.registry.get(name);
+        let info = self.registered_op_info(name);
         let has_props = info.is_some_and(|i| i.has_properties);
         let mut rest = Vec::new();
         if let Some(d) = attr_dict {
@@ -392,7 +445,7 @@ impl<'a> Parser<'a> {
         attributes: AttrId,
     ) -> (Option<AttrId>, AttrId) {
         let name = self.m.op_names.get(name).to_vec();
-        let Some(info) = self.registry.get(&name).filter(|i| i.has_properties) else {
+        let Some(info) = self.registered_op_info(&name).filter(|i| i.has_properties) else {
             return (None, attributes);
         };
         let any = match self.m.ctx.attr(attributes) {
@@ -411,7 +464,17 @@ impl<'a> Parser<'a> {
     /// `#arith.overflow<nsw>`), at `at` for errors.
     fn parse_attr_text(&mut self, text: &str, at: usize) -> Result<AttrId> {
         let mut m = std::mem::take(&mut self.m);
-        let r = parse_attr_into(&mut m, text.as_bytes(), self.limits);
+        // Read as this parse reads attributes: a dialect whose hook parses
+        // its bodies gets its body split, as in the text itself.
+        let r = parse_entry_into(
+            &mut m,
+            text.as_bytes(),
+            self.limits,
+            self.host,
+            self.dialects,
+            "Attribute",
+            |p| p.parse_attr(None),
+        );
         self.m = m;
         r.map_err(|e| {
             Error::new(
