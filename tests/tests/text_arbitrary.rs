@@ -11,6 +11,11 @@
 //!   contains forms MLIR folds when reading text (`GenConfig::canonical =
 //!   false`) is printed; our parse + print of that text (with aliases and in
 //!   local scope) must equal mlir-opt's output for it.
+//! * `random_modules_read_back_from_mlir_opts_custom_print`: mlir-opt's
+//!   custom (default) print of canonical random IR, with debug info, read
+//!   by our parser, must print generic exactly as mlir-opt's own reading of
+//!   that print does (SPEC.md §11.2; measured 2026-11-27: 20,000/20,000).
+//!   Its seeds start at `RMLIR_ARBITRARY_SEED` xor `0xC0570000`.
 //!
 //! Many modules go to one mlir-opt process (`--split-input-file`), and the
 //! batches run on several threads.
@@ -100,6 +105,8 @@ const DEFAULT_CASES: usize = 1000;
 const DEFAULT_SEED: u64 = 0x5EED_0000;
 /// Xored into the seeds of the non-canonical test.
 const NONCANONICAL_SEED_XOR: u64 = 0xC0FFEE;
+/// Xored into the seeds of the custom-form test.
+const CUSTOM_SEED_XOR: u64 = 0xC057_0000;
 /// Modules per mlir-opt process.
 const BATCH: usize = 64;
 const IN_MARKER: &str = "// ----- rmlir-arbitrary-case";
@@ -133,15 +140,19 @@ fn mlir_opt() -> String {
 /// Runs mlir-opt on `input` (standard input), printing aliases or in
 /// local scope; returns (success, stdout, stderr).
 fn run_opt(opt: &str, input: &str, split: bool, local_scope: bool) -> (bool, String, String) {
-    let mut cmd = Command::new(opt);
-    cmd.args([
-        "--allow-unregistered-dialect",
-        "--mlir-print-op-generic",
-        "--mlir-print-debuginfo",
-    ]);
+    let mut flags = vec!["--mlir-print-op-generic"];
     if local_scope {
-        cmd.arg("--mlir-print-local-scope");
+        flags.push("--mlir-print-local-scope");
     }
+    run_opt_with(opt, input, split, &flags)
+}
+
+/// [`run_opt`] printing as `flags` say (with debug info, unregistered
+/// dialects allowed).
+fn run_opt_with(opt: &str, input: &str, split: bool, flags: &[&str]) -> (bool, String, String) {
+    let mut cmd = Command::new(opt);
+    cmd.args(["--allow-unregistered-dialect", "--mlir-print-debuginfo"]);
+    cmd.args(flags);
     if split {
         cmd.arg(format!("--split-input-file={IN_MARKER}"));
         cmd.arg(format!("--output-split-marker={OUT_MARKER}"));
@@ -464,6 +475,82 @@ fn random_modules_print_like_mlir_opt() {
     let n = env_num("RMLIR_ARBITRARY_CASES").map_or(DEFAULT_CASES, |v| v as usize);
     let base = env_num("RMLIR_ARBITRARY_SEED").unwrap_or(DEFAULT_SEED);
     run("canonical", GenConfig::default(), base, n, check_canonical);
+}
+
+/// mlir-opt's output printed as `flags` say for each of `texts`, in
+/// order (`Err(stderr)` for a text it rejects).
+fn opt_outputs_with(opt: &str, texts: &[String], flags: &[&str]) -> Vec<OptOut> {
+    let input = texts.join(&format!("{IN_MARKER}\n"));
+    let (ok, stdout, _) = run_opt_with(opt, &input, true, flags);
+    let pieces: Vec<&str> = stdout.split(&format!("{OUT_MARKER}\n")).collect();
+    if ok && pieces.len() == texts.len() {
+        return pieces.into_iter().map(|p| Ok(p.to_string())).collect();
+    }
+    texts
+        .iter()
+        .map(|t| {
+            let (ok, out, err) = run_opt_with(opt, t, false, flags);
+            if ok {
+                Ok(out)
+            } else {
+                Err(err)
+            }
+        })
+        .collect()
+}
+
+/// The custom form read back (SPEC.md §11.2): mlir-opt's custom print of
+/// each random module (its default print, with debug info: `module {…}`,
+/// aliases, locations by alias) parsed by us prints generic exactly as
+/// mlir-opt's own reading of that print does.
+#[test]
+fn random_modules_read_back_from_mlir_opts_custom_print() {
+    let opt = mlir_opt();
+    let n = env_num("RMLIR_ARBITRARY_CASES").map_or(DEFAULT_CASES, |v| v as usize);
+    let base = env_num("RMLIR_ARBITRARY_SEED").unwrap_or(DEFAULT_SEED) ^ CUSTOM_SEED_XOR;
+    let texts: Vec<String> = (0..n)
+        .map(|i| {
+            let (m, _) = module_for_seed(base.wrapping_add(i as u64), GenConfig::default());
+            print_module(&m, PrintOptions::default())
+        })
+        .collect();
+    let (mut same, mut failures) = (0, Vec::new());
+    for (b, batch) in texts.chunks(BATCH).enumerate() {
+        let custom = opt_outputs_with(&opt, batch, &[]);
+        let custom: Vec<String> = custom
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let seed = base.wrapping_add((b * BATCH + i) as u64);
+                c.unwrap_or_else(|e| panic!("seed {seed:#x}: mlir-opt rejects our text: {e}"))
+            })
+            .collect();
+        let generic = opt_outputs_with(&opt, &custom, &["--mlir-print-op-generic"]);
+        for (i, (c, g)) in custom.iter().zip(generic).enumerate() {
+            let seed = base.wrapping_add((b * BATCH + i) as u64);
+            let g = g.unwrap_or_else(|e| {
+                panic!("seed {seed:#x}: mlir-opt cannot read its own custom print: {e}\n{c}")
+            });
+            match parse_module(c.as_bytes(), "<stdin>") {
+                Ok(m) => {
+                    let ours = print_module(&m, PrintOptions::default());
+                    if ours == g {
+                        same += 1;
+                    } else {
+                        failures.push(format!("seed {seed:#x}: {}", first_diff(&g, &ours)));
+                    }
+                }
+                Err(e) => failures.push(format!("seed {seed:#x}: we cannot read it: {e}\n{c}")),
+            }
+        }
+    }
+    println!("custom form: {same}/{n} random modules read back from mlir-opt's custom print");
+    assert!(
+        failures.is_empty(),
+        "{} of {n} failed; first:\n{}",
+        failures.len(),
+        failures[0]
+    );
 }
 
 #[test]
