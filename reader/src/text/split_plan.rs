@@ -1,8 +1,10 @@
-//! Where a large file of generic text splits for a parse on two threads
-//! (SPEC.md §3.5). Only the layout mlir-opt prints is looked for: alias
-//! definitions, one top-level operation whose first line is at column 0
-//! and whose body's operations start two spaces in, the `}` that closes
-//! its region at column 0, then alias definitions and file metadata.
+//! Where a large file of text splits for a parse on two threads (SPEC.md
+//! §3.5). Only the layout mlir-opt prints is looked for, in the generic
+//! form or the custom one: alias definitions, one top-level operation
+//! whose first line is at column 0 (`"builtin.module"() ({` or `module
+//! {`) and whose body's operations start two spaces in (their names
+//! quoted, or bare in the custom form), the `}` that closes its region at
+//! column 0, then alias definitions and file metadata.
 //!
 //! The plan is a guess from line starts, not a parse: the parser checks
 //! each offset when it reaches it and parses on one thread where one does
@@ -37,7 +39,7 @@ pub fn find(src: &[u8], first_share: f64) -> Option<SplitPlan> {
     let target = op_start + (work as f64 * first_share.clamp(0.0, 1.0)) as usize;
     let mut line = next_line(src, target.clamp(op_start, body_end))?;
     while line < body_end {
-        if src[line..].starts_with(b"  \"") {
+        if src[line..].starts_with(b"  ") && src.get(line + 2).copied().is_some_and(op_name_start) {
             return Some(SplitPlan {
                 op_start,
                 split: line + 2,
@@ -50,13 +52,20 @@ pub fn find(src: &[u8], first_share: f64) -> Option<SplitPlan> {
     None
 }
 
-/// The first line that starts with `"` (an operation name), after lines of
+/// Whether `c` starts an operation's name: `"` in the generic form, a
+/// letter in the custom form (not `%`: an op at the body's top level that
+/// defines values cannot be parsed apart from the ops using them).
+fn op_name_start(c: u8) -> bool {
+    c == b'"' || c.is_ascii_alphabetic()
+}
+
+/// The first line that starts with an operation name, after lines of
 /// alias definitions, comments and blank lines only.
 fn first_op_line(src: &[u8]) -> Option<usize> {
     let mut line = 0;
     while line < src.len() {
         match src[line] {
-            b'"' => return Some(line),
+            c if op_name_start(c) => return Some(line),
             b'#' | b'!' | b'\n' | b'\r' => {}
             b'/' if src[line..].starts_with(b"//") => {}
             _ => return None,
@@ -140,6 +149,26 @@ mod tests {
         // op's line.
         assert!([at("\"f.b\""), at("\"f.c\"")].contains(&p.split), "{p:?}");
         assert_eq!(find(TEXT.as_bytes(), 0.0).unwrap().split, at("\"f.a\""));
+    }
+
+    #[test]
+    fn finds_the_custom_form_layout() {
+        let text = "#loc1 = loc(\"x\":2:1)\n\
+            module {\n\
+            \x20 func.func @a() {\n\
+            \x20   return\n\
+            \x20 }\n\
+            \x20 %0 = \"f.b\"() : () -> i32\n\
+            \x20 \"f.c\"() : () -> ()\n\
+            } loc(#loc)\n\
+            #loc = loc(\"x\":1:1)\n";
+        let p = find(text.as_bytes(), 0.0).unwrap();
+        assert_eq!(p.op_start, text.find("module").unwrap());
+        assert_eq!(p.split, text.find("func.func").unwrap());
+        assert_eq!(p.body_end, text.find("} loc(#loc)").unwrap());
+        // A line defining values is not a split.
+        let p = find(text.as_bytes(), 0.6).unwrap();
+        assert_eq!(p.split, text.find("\"f.c\"").unwrap());
     }
 
     #[test]

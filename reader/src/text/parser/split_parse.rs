@@ -1,4 +1,5 @@
-//! Parsing one large file of generic text on two threads (SPEC.md §3.5).
+//! Parsing one large file of text, generic or custom, on two threads
+//! (SPEC.md §3.5).
 //!
 //! [`crate::text::split_plan::find`] guesses, from line starts, where the body of the
 //! file's top-level op can be cut between two of its ops. This thread
@@ -207,6 +208,10 @@ struct Seed<'a> {
     type_aliases: HashMap<&'a [u8], TypeId>,
     file_names: HashMap<&'a [u8], FileName>,
     release: Option<&'a (dyn Fn(std::ops::Range<usize>) + Sync)>,
+    /// The default dialect the top-level op gives its body when it is in
+    /// its custom form (`builtin` for `module`), as this thread's parse of
+    /// it sets it; `None` for the generic form, which sets none.
+    default_dialect: Option<&'static str>,
 }
 
 impl<'a> Parser<'a> {
@@ -215,6 +220,7 @@ impl<'a> Parser<'a> {
     pub(super) fn parse_split_op(&mut self) -> Result<OpId> {
         let plan = self.split_plan.take().expect("called with a plan");
         self.split_at = usize::MAX;
+        let default_dialect = self.custom_default_dialect();
         self.m.ctx.build_index();
         let base = Arc::new(std::mem::take(&mut self.m.ctx));
         self.m.ctx = Context::fork(&base);
@@ -230,6 +236,7 @@ impl<'a> Parser<'a> {
             type_aliases: self.type_aliases.clone(),
             file_names: self.file_names.clone(),
             release: self.release.as_ref().map(|r| r.f),
+            default_dialect,
         };
         let handoff = Arc::new(Handoff::new());
         let to_this_thread = Arc::clone(&handoff);
@@ -410,13 +417,16 @@ impl<'a> Seed<'a> {
         p.fragment = true;
         p.release = self.release.map(|f| Release::new(f, plan.split));
         p.region_depth = BODY_DEPTH;
+        if let Some(d) = self.default_dialect {
+            p.default_dialects.push(d);
+        }
         p.reset_to(plan.split);
         let block = p.m.new_block();
         p.block_scopes.push(BlockScope {
             blocks: HashMap::default(),
         });
         while p.tok.start < plan.body_end {
-            if cancel.load(Ordering::Relaxed) || !p.is(Tok::String) {
+            if cancel.load(Ordering::Relaxed) || !(p.is(Tok::String) || p.is(Tok::BareIdent)) {
                 return None;
             }
             let op = p.parse_operation().ok()?;

@@ -283,6 +283,17 @@ impl<'a> Parser<'a> {
         rmlir_dialects::out_of_tree_layouts().get(name)
     }
 
+    /// The default dialect the custom op at the current token sets for
+    /// its regions (`""` for none), or `None` where the token starts no
+    /// custom op: what a split parse's second thread starts its body with.
+    pub(super) fn custom_default_dialect(&self) -> Option<&'static str> {
+        if !self.is(Tok::BareIdent) {
+            return None;
+        }
+        let (name, _) = self.custom_op_name(self.spelling())?;
+        Some(Self::default_dialect_of(name).unwrap_or(""))
+    }
+
     fn default_dialect_of(name: &str) -> Option<&'static str> {
         DEFAULT_DIALECTS
             .iter()
