@@ -683,20 +683,8 @@ impl<'a> Parser<'a> {
                 ),
             );
         }
-        let mut operands = Vec::new();
-        for (u, t) in inits.iter().zip(&inputs) {
-            operands.push(self.resolve_use(*u, *t)?);
-        }
-        let entry: Vec<EntryArg<'a>> = args
-            .iter()
-            .zip(&inputs)
-            .map(|(u, t)| EntryArg {
-                name: u.0,
-                at: u.2,
-                ty: *t,
-                loc: None,
-            })
-            .collect();
+        let operands = self.resolve_value_uses(&inits, &inputs)?;
+        let entry = Self::entry_args(&args, &inputs);
         let before = self.m.new_region();
         self.parse_region_into(before, &entry)?;
         self.expect_kw("do")?;

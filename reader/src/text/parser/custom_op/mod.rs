@@ -325,6 +325,30 @@ impl<'a> Parser<'a> {
         self.resolve_value_use(u.0, u.1, u.2, ty)
     }
 
+    /// The values `uses` name, each of its type in `types` (as many).
+    fn resolve_value_uses(&mut self, uses: &[Use<'a>], types: &[TypeId]) -> Result<Vec<ValueId>> {
+        let mut v = Vec::with_capacity(uses.len());
+        for (u, t) in uses.iter().zip(types) {
+            v.push(self.resolve_use(*u, *t)?);
+        }
+        Ok(v)
+    }
+
+    /// Entry-block arguments named by `names`, of `types`, each at its
+    /// name (`%iter = %init` pairs of loops).
+    fn entry_args(names: &[Use<'a>], types: &[TypeId]) -> Vec<EntryArg<'a>> {
+        names
+            .iter()
+            .zip(types)
+            .map(|(u, t)| EntryArg {
+                name: u.0,
+                at: u.2,
+                ty: *t,
+                loc: None,
+            })
+            .collect()
+    }
+
     /// `loc(…)` after a region argument (MLIR's `parseArgument` reads one
     /// after every argument it parses, the printer writes it with debug
     /// info).

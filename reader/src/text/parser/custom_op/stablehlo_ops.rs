@@ -870,10 +870,7 @@ impl<'a> Parser<'a> {
                 ),
             );
         }
-        let mut operands = Vec::with_capacity(inputs.len());
-        for (u, t) in inputs.iter().zip(&in_types) {
-            operands.push(self.resolve_use(*u, *t)?);
-        }
+        let operands = self.resolve_value_uses(&inputs, &in_types)?;
         let props = vec![(b"dimensions"[..].into(), dims)];
         let Some(inner) = compact else {
             return self.parse_hlo_reducer(
@@ -1081,21 +1078,9 @@ impl<'a> Parser<'a> {
                 ),
             );
         }
-        let mut operands = Vec::with_capacity(inits.len());
-        for (u, t) in inits.iter().zip(&types) {
-            operands.push(self.resolve_use(*u, *t)?);
-        }
+        let operands = self.resolve_value_uses(&inits, &types)?;
         let attrs = self.optional_attr_dict_with_keyword()?;
-        let entry: Vec<EntryArg<'a>> = args
-            .iter()
-            .zip(&types)
-            .map(|(u, t)| EntryArg {
-                name: u.0,
-                at: u.2,
-                ty: *t,
-                loc: None,
-            })
-            .collect();
+        let entry = Self::entry_args(&args, &types);
         self.expect_kw("cond")?;
         let cond = self.m.new_region();
         self.parse_region_into(cond, &entry)?;
