@@ -202,6 +202,16 @@ pub fn known_round_trip_divergence(m: &rmlir_format::Module, printed: &str) -> b
     dialect_attr_with_distinct(printed)
         || textual_entry_reaches_distinct(m)
         || affine_text_not_fixpoint(m)
+        || empty_file_range_location(printed)
+}
+
+/// A range location with an empty file name (`loc("":6)`) prints as
+/// `loc("":6:0)`, which reads back as a point location, printed
+/// `loc("-":6:0)`: mlir-opt 22 does the same (checked on `"f"() : () ->
+/// () loc("":6)`, printed twice). Only such a location prints `"":` (a
+/// point location's empty name prints as `"-"`).
+pub fn empty_file_range_location(printed: &str) -> bool {
+    printed.contains("\"\":")
 }
 
 #[cfg(test)]

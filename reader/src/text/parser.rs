@@ -1037,6 +1037,10 @@ impl<'a> Parser<'a> {
             return self.parse_custom_operation(op_start, results_start);
         }
         let name = self.parse_string_bytes("an operation name string")?;
+        if name.is_empty() {
+            // MLIR's `parseGenericOperation` refuses it too.
+            return self.err_at(name_at, "empty operation name is invalid");
+        }
         let name_id = self.m.op_names.intern(&name);
 
         // Operands.
