@@ -19,6 +19,13 @@ impl<'a> Parser<'a> {
             "AwaitResultType" => self.await_result_type(syn, args, parts),
             "LaunchDimType" => self.launch_dim_type(syn, args, parts),
             "LaunchFuncOperands" => self.launch_func_operands(syn, args, parts),
+            "PackedOrDynamicIndexList" => self.packed_or_dynamic_index_list(syn, args, parts),
+            "SemiFunctionType" => self.semi_function_type(syn, args, parts),
+            "SequenceOpOperands" => self.sequence_op_operands(syn, args, parts),
+            "ForeachMatchSymbols" => self.foreach_match_symbols(syn, args, parts),
+            "SymbolVisibility" => self.symbol_visibility(syn, args, parts),
+            "SwitchCases" => self.switch_cases(syn, args, parts),
+            "TypedInitialValue" => self.typed_initial_value(syn, args, parts),
             "GlobalMemrefOpTypeAndInitialValue" => {
                 self.global_memref_type_and_initial_value(syn, args, parts)
             }
@@ -325,6 +332,241 @@ impl<'a> Parser<'a> {
         }
         parts.operands[operand] = uses;
         parts.operand_types[operand] = Some(types);
+        Ok(())
+    }
+
+    /// `custom<PackedOrDynamicIndexList>($packed, $values, $integers)`
+    /// (MLIR's `LinalgTransformOps.cpp`): `*(%packed)`, one handle holding
+    /// all the sizes (the integers then empty), or a dynamic index list.
+    fn packed_or_dynamic_index_list(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let (Some(Element::Var(Var::Operand(packed))), Some(Element::Var(Var::Attr(integers)))) =
+            (args.first(), args.get(2))
+        else {
+            return self.unsupported(syn, at, "a `custom<PackedOrDynamicIndexList>` argument");
+        };
+        if self.eat(Tok::Star) {
+            self.expect(Tok::LParen, "'('")?;
+            parts.operands[*packed] = vec![self.parse_value_use()?];
+            self.expect(Tok::RParen, "')'")?;
+            parts.attrs[*integers] = Some(self.parse_attr_text("array<i64>", at)?);
+            return Ok(());
+        }
+        self.dynamic_index_list(syn, &args[1..], parts)
+    }
+
+    /// `custom<SemiFunctionType>(type($arg), type($results) [, "false"])`
+    /// (MLIR's linalg transform `Syntax.cpp`): the argument type alone, or
+    /// `(arg) -> result` (`-> (results)` for a variadic group); with
+    /// `"false"` the parenthesized form is required.
+    fn semi_function_type(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let (Some(Element::Type(arg)), Some(Element::Type(res))) = (args.first(), args.get(1))
+        else {
+            return self.unsupported(syn, at, "a `custom<SemiFunctionType>` argument");
+        };
+        let optional = !matches!(args.get(2), Some(Element::StringArg(s)) if s == "false");
+        let arg = self.type_target(syn, arg)?;
+        let res = self.type_target(syn, res)?;
+        let paren = if optional {
+            self.eat(Tok::LParen)
+        } else {
+            self.expect(Tok::LParen, "'('")?;
+            true
+        };
+        let t = self.parse_type()?;
+        self.set_types(parts, arg, vec![t]);
+        if !paren {
+            if let TypeTarget::Result(i) = res {
+                if syn.results[i].arity == Arity::Variadic {
+                    parts.result_types[i] = Some(Vec::new());
+                }
+            }
+            return Ok(());
+        }
+        self.expect(Tok::RParen, "')'")?;
+        self.expect(Tok::Arrow, "'->'")?;
+        let variadic =
+            matches!(res, TypeTarget::Result(i) if syn.results[i].arity == Arity::Variadic);
+        let types = if variadic && self.is(Tok::LParen) {
+            let mut v = Vec::new();
+            self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
+                v.push(p.parse_type()?);
+                Ok(())
+            })?;
+            v
+        } else {
+            vec![self.parse_type()?]
+        };
+        self.set_types(parts, res, types);
+        Ok(())
+    }
+
+    /// `custom<SequenceOpOperands>($root, type($root), $extra_bindings,
+    /// type($extra_bindings))` (MLIR's `TransformOps.cpp`): nothing, or
+    /// `%root (, %extra…)? : (? root_type (, extra_types)? )?`.
+    fn sequence_op_operands(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let [Element::Var(Var::Operand(root)), Element::Type(_), Element::Var(Var::Operand(extra)), Element::Type(_)] =
+            args
+        else {
+            return self.unsupported(syn, at, "a `custom<SequenceOpOperands>` argument");
+        };
+        if !self.is(Tok::PercentId) {
+            parts.operand_types[*root] = Some(Vec::new());
+            parts.operand_types[*extra] = Some(Vec::new());
+            return Ok(());
+        }
+        parts.operands[*root] = vec![self.parse_value_use()?];
+        let mut extras = Vec::new();
+        if self.eat(Tok::Comma) {
+            extras.push(self.parse_value_use()?);
+            while self.eat(Tok::Comma) {
+                extras.push(self.parse_value_use()?);
+            }
+        }
+        self.expect(Tok::Colon, "':'")?;
+        // Both parentheses are optional, each on its own, as MLIR reads them.
+        self.eat(Tok::LParen);
+        let root_type = self.parse_type()?;
+        let mut extra_types = Vec::new();
+        if !extras.is_empty() {
+            self.expect(Tok::Comma, "','")?;
+            extra_types.push(self.parse_type()?);
+            while self.eat(Tok::Comma) {
+                extra_types.push(self.parse_type()?);
+            }
+        }
+        if extra_types.len() != extras.len() {
+            return self.sem_err_at(at, "expected types to be provided for all operands");
+        }
+        self.eat(Tok::RParen);
+        parts.operand_types[*root] = Some(vec![root_type]);
+        parts.operands[*extra] = extras;
+        parts.operand_types[*extra] = Some(extra_types);
+        Ok(())
+    }
+
+    /// `custom<ForeachMatchSymbols>($matchers, $actions)` (MLIR's
+    /// `TransformOps.cpp`): `@matcher -> @action`, comma-separated; two
+    /// arrays of symbol references.
+    fn foreach_match_symbols(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let [Element::Var(Var::Attr(matchers)), Element::Var(Var::Attr(actions))] = args else {
+            return self.unsupported(syn, at, "a `custom<ForeachMatchSymbols>` argument");
+        };
+        let (mut m, mut a) = (Vec::new(), Vec::new());
+        loop {
+            let t = self.expect(Tok::AtId, "a symbol reference (@name)")?;
+            m.push(lossy(&self.src[t.start..t.end]));
+            self.expect(Tok::Arrow, "'->'")?;
+            let t = self.expect(Tok::AtId, "a symbol reference (@name)")?;
+            a.push(lossy(&self.src[t.start..t.end]));
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        parts.attrs[*matchers] = Some(self.parse_attr_text(&format!("[{}]", m.join(", ")), at)?);
+        parts.attrs[*actions] = Some(self.parse_attr_text(&format!("[{}]", a.join(", ")), at)?);
+        Ok(())
+    }
+
+    /// `custom<SymbolVisibility>($sym_visibility)` (MLIR's
+    /// `MLProgramOps.cpp`): `public`, `private` or `nested`, kept as a
+    /// string.
+    fn symbol_visibility(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let [Element::Var(Var::Attr(vis))] = args else {
+            return self.unsupported(syn, self.tok.start, "a `custom<SymbolVisibility>` argument");
+        };
+        let word = self.spelling();
+        if !(self.is(Tok::BareIdent) && [&b"public"[..], b"private", b"nested"].contains(&word)) {
+            return self.err("expected 'public', 'private', or 'nested'");
+        }
+        parts.attrs[*vis] = Some(self.m.ctx.intern_attr(AttrData::String {
+            value: word.into(),
+            ty: None,
+        }));
+        self.bump();
+        Ok(())
+    }
+
+    /// `custom<TypedInitialValue>($type, $value)` (MLIR's
+    /// `MLProgramOps.cpp`): an optional `(value)`, then `: type`, kept as
+    /// a type attribute.
+    fn typed_initial_value(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let [Element::Var(Var::Attr(ty)), Element::Var(Var::Attr(value))] = args else {
+            return self.unsupported(
+                syn,
+                self.tok.start,
+                "a `custom<TypedInitialValue>` argument",
+            );
+        };
+        if self.eat(Tok::LParen) {
+            parts.attrs[*value] = Some(self.parse_attr(None)?);
+            self.expect(Tok::RParen, "')'")?;
+        }
+        self.expect(Tok::Colon, "':'")?;
+        let t = self.parse_type()?;
+        parts.attrs[*ty] = Some(self.m.ctx.intern_attr(AttrData::Type(t)));
+        Ok(())
+    }
+
+    /// `custom<SwitchCases>($cases, $caseRegions)` (MLIR's `SCF.cpp`):
+    /// `case N region`, repeated; the values an `i64` dense array.
+    fn switch_cases(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let [Element::Var(Var::Attr(cases)), Element::Var(Var::Region(regions))] = args else {
+            return self.unsupported(syn, at, "a `custom<SwitchCases>` argument");
+        };
+        let mut values = Vec::new();
+        let name_at = at;
+        while self.is_kw("case") {
+            self.bump();
+            let neg = self.eat(Tok::Minus);
+            let t = self.expect(Tok::Integer, "integer value")?;
+            let Ok(v) = lossy(&self.src[t.start..t.end]).parse::<i64>() else {
+                return self.err_at(t.start, "integer value too large");
+            };
+            values.push(if neg { -v } else { v });
+            let r = self.parse_custom_region(syn, name_at)?;
+            parts.regions[*regions].push(r);
+        }
+        parts.attrs[*cases] = Some(self.i64_array(&values, at)?);
         Ok(())
     }
 }

@@ -79,7 +79,19 @@ impl<'a> Parser<'a> {
             }
         }
         for (i, spec) in syn.results.iter().enumerate() {
-            // A variadic group's count is no more known than its types.
+            // A variadic or optional group whose types the format reads
+            // (in an optional group the text left out) has none, as the
+            // generated parser adds the types it read; one the format never
+            // types has its count no more known than its types.
+            if parts.result_types[i].is_none()
+                && spec.arity != Arity::Single
+                && syn
+                    .elements()
+                    .and_then(|e| e.as_ref().ok())
+                    .is_some_and(|e| types_result(e, i))
+            {
+                parts.result_types[i] = Some(Vec::new());
+            }
             if parts.result_types[i].is_none() {
                 return self.unsupported(
                     syn,
@@ -289,4 +301,26 @@ impl<'a> Parser<'a> {
             elem,
         })])
     }
+}
+
+/// Whether `elements` hold `type(…)` of result group `i` (or of all
+/// results), at any depth.
+fn types_result(elements: &[Element], i: usize) -> bool {
+    elements.iter().any(|e| match e {
+        Element::Type(inner) => {
+            matches!(**inner, Element::Var(Var::Result(r)) if r == i)
+                || matches!(**inner, Element::Results)
+        }
+        Element::FunctionalType(_, outs) => {
+            matches!(**outs, Element::Var(Var::Result(r)) if r == i)
+                || matches!(**outs, Element::Results)
+        }
+        Element::Optional {
+            then, otherwise, ..
+        } => types_result(then, i) || types_result(otherwise, i),
+        Element::OIList(clauses) => clauses.iter().any(|c| types_result(c, i)),
+        Element::Qualified(inner) => types_result(std::slice::from_ref(&**inner), i),
+        Element::Custom { args, .. } => types_result(args, i),
+        _ => false,
+    })
 }
