@@ -273,13 +273,24 @@ def resolve_terminators(ops):
 def trait(R, t):
     """A trait as the interpreter needs it: a native trait by its C++ name
     (`::mlir::OpTrait::SameOperandsAndResultType`), a type-matching
-    predicate with its values (`AllTypesMatch`, `TypesMatchWith`)."""
+    predicate with its values (`AllTypesMatch`, `TypesMatchWith`, and
+    `ShapedTypeMatchesElementCountAndTypes` as the `TypesMatchWith` it
+    amounts to)."""
     tr = R.rec(t)
     sup = tr["!superclasses"]
     if "AllTypesMatch" in sup:
         return {"all_types_match": tr.get("values")}
     if "TypesMatchWith" in sup:
         return {"types_match_with": {k: G.str_field(tr, k) for k in ("lhs", "rhs", "transformer")}}
+    if "ShapedTypeMatchesElementCountAndTypes" in sup:
+        # mlir-tblgen's OpFormatGen resolves the elements' types from the
+        # shaped value's as it does a TypesMatchWith of this transformer.
+        return {"types_match_with": {
+            "lhs": G.str_field(tr, "shaped"),
+            "rhs": G.str_field(tr, "elements"),
+            "transformer": "SmallVector<Type>(::llvm::cast<ShapedType>($_self).getNumElements(), "
+                           "::llvm::cast<ShapedType>($_self).getElementType())",
+        }}
     cpp = G.native_trait_cpp(R, t)
     if cpp:
         return cpp

@@ -159,8 +159,14 @@ impl<'a> Parser<'a> {
                 Ok(())
             }
             Element::Successors => {
-                if syn.successors.len() != 1 {
-                    return self.unsupported(syn, self.tok.start, "`successors` of several groups");
+                let at = self.tok.start;
+                let several = syn.successors.len() != 1;
+                if several && syn.successors.iter().any(|g| g.variadic) {
+                    return self.unsupported(
+                        syn,
+                        at,
+                        "`successors` of several groups, some variadic",
+                    );
                 }
                 let mut v = Vec::new();
                 if self.is(Tok::CaretId) {
@@ -171,7 +177,25 @@ impl<'a> Parser<'a> {
                         }
                     }
                 }
-                parts.successors[0] = v;
+                if !several {
+                    parts.successors[0] = v;
+                } else if v.len() != syn.successors.len() {
+                    // The generated parser adds them all; the op's
+                    // verifier then counts them.
+                    return self.sem_err_at(
+                        at,
+                        format!(
+                            "'{}' op requires {} successors but found {}",
+                            syn.name,
+                            syn.successors.len(),
+                            v.len()
+                        ),
+                    );
+                } else {
+                    for (slot, b) in parts.successors.iter_mut().zip(v) {
+                        *slot = vec![b];
+                    }
+                }
                 Ok(())
             }
             Element::Type(inner) => {
