@@ -167,6 +167,26 @@ ARRAY_ELEMENTS = {"::mlir::DenseBoolArrayAttr": "i1", "::mlir::DenseI8ArrayAttr"
                   "::mlir::DenseF64ArrayAttr": "f64"}
 
 
+def prop_entry(R, name, d):
+    """A property: its name, and for an enum property printed
+    `mnemonic<case, …>` (`NamedEnumProp`, `NamedEnumPropWithAttrForm`) what
+    its generated parser reads: `kind` `named_enum`, the `mnemonic`, the
+    enum's `bits`, its `cases` (keyword, value) and whether it is a `bit`
+    enum (cases or-ed together)."""
+    e = {"name": name}
+    r = R.rec(d)
+    if "NamedEnumProp" in r["!superclasses"] or "NamedEnumPropWithAttrForm" in r["!superclasses"]:
+        enum = G.def_name(r.get("enum"), d + ".enum")
+        er = R.rec(enum)
+        cases = []
+        for c in er.get("enumerants") or []:
+            cr = R.rec(G.def_name(c, enum + ".enumerants"))
+            cases.append([G.str_field(cr, "str"), cr.get("value")])
+        e.update(kind="named_enum", mnemonic=G.str_field(r, "mnemonic"), bits=er.get("bitwidth"),
+                 cases=cases, bit="BitEnumBase" in er["!superclasses"] or "BitEnumAttr" in er["!superclasses"])
+    return e
+
+
 def attr_entry(R, defs, name, d, optional):
     e = {"name": name, "optional": optional}
     base = attr_base(R, d)
@@ -227,7 +247,7 @@ def op_entry(R, rname, defs):
                 bool(G.str_field(R.rec(d), "defaultValue"))
             e["attrs"].append(attr_entry(R, defs, name, d, optional))
         elif "Property" in sup:
-            e["props"].append({"name": name})
+            e["props"].append(prop_entry(R, name, d))
         else:
             raise G.MapError("%s: argument %s is neither an operand, an attribute nor a property"
                              % (opname, name))

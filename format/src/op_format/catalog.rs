@@ -83,6 +83,23 @@ pub struct AttrSpec {
 #[derive(Clone, Debug, Deserialize)]
 pub struct PropSpec {
     pub name: String,
+    /// `named_enum` for an enum property printed `mnemonic<case, …>`
+    /// (ODS's `NamedEnumProp`); `None` for a property the format
+    /// interpreter does not read.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// A named enum's mnemonic (`overflow`).
+    #[serde(default)]
+    pub mnemonic: Option<String>,
+    /// A named enum's storage width.
+    #[serde(default)]
+    pub bits: Option<u32>,
+    /// A named enum's cases: keyword and value.
+    #[serde(default)]
+    pub cases: Vec<(String, i64)>,
+    /// Whether the enum is a bit enum, its cases or-ed together.
+    #[serde(default)]
+    pub bit: bool,
 }
 
 /// A region or successor of an op.

@@ -18,6 +18,7 @@ impl<'a> Parser<'a> {
             operand_types: vec![None; syn.operands.len()],
             result_types: vec![None; syn.results.len()],
             attrs: vec![None; syn.attrs.len()],
+            props: vec![None; syn.props.len()],
             regions: vec![Vec::new(); syn.regions.len()],
             successors: vec![Vec::new(); syn.successors.len()],
             named_results: self.value_refs.len() > results_start,
@@ -119,8 +120,10 @@ impl<'a> Parser<'a> {
                 parts.successors[*i] = v;
                 Ok(())
             }
-            Element::Var(Var::Prop(_)) => {
-                self.unsupported(syn, self.tok.start, "a property that is not an attribute")
+            Element::Var(Var::Prop(i)) => {
+                let a = self.parse_named_enum_prop(syn, *i)?;
+                parts.props[*i] = Some(a);
+                Ok(())
             }
             Element::Var(Var::Result(_)) | Element::Results => {
                 self.unsupported(syn, self.tok.start, "a result outside `type(…)`")
@@ -255,6 +258,17 @@ impl<'a> Parser<'a> {
         Ok(match first {
             Element::Literal(l) => self.at_literal(l),
             Element::Var(Var::Operand(_)) | Element::Operands => self.is(Tok::PercentId),
+            // A named enum property's `optionalParser`: its mnemonic.
+            Element::Var(Var::Prop(i)) => match syn.props[*i].mnemonic.as_deref() {
+                Some(m) => self.is_kw(m),
+                None => {
+                    return self.unsupported(
+                        syn,
+                        self.tok.start,
+                        "a property that is not an attribute",
+                    )
+                }
+            },
             Element::Var(Var::Attr(i)) => {
                 let spec = &syn.attrs[*i];
                 match spec.kind {
@@ -722,6 +736,11 @@ impl<'a> Parser<'a> {
                 entries.push((syn.attrs[i].name.as_bytes().into(), *a));
             }
         }
+        for (i, a) in parts.props.iter().enumerate() {
+            if let Some(a) = a {
+                entries.push((syn.props[i].name.as_bytes().into(), *a));
+            }
+        }
         if syn.flags().attr_sized_operand_segments {
             let a = self.segment_sizes(&operand_counts, name_at)?;
             entries.push((b"operandSegmentSizes"[..].into(), a));
@@ -797,5 +816,42 @@ impl<'a> Parser<'a> {
                 }
             })
             .collect())
+    }
+
+    /// A property in its own syntax: an enum property `mnemonic<case, …>`
+    /// (ODS's `NamedEnumProp`, whose generated parser reads the cases with
+    /// the enum's `FieldParser`), kept as the integer attribute its
+    /// generic form holds.
+    pub(super) fn parse_named_enum_prop(&mut self, syn: &OpSyntax, i: usize) -> Result<AttrId> {
+        let at = self.tok.start;
+        let spec = &syn.props[i];
+        let (Some("named_enum"), Some(mnemonic), Some(bits)) =
+            (spec.kind.as_deref(), spec.mnemonic.as_deref(), spec.bits)
+        else {
+            return self.unsupported(syn, at, "a property that is not an attribute");
+        };
+        self.expect_kw(mnemonic)?;
+        self.expect(Tok::Less, "'<'")?;
+        let mut value = 0i64;
+        loop {
+            let word_at = self.tok.start;
+            if !self.is(Tok::BareIdent) {
+                return self.err("expected keyword for an enum case");
+            }
+            let word = self.spelling();
+            let Some((_, v)) = spec.cases.iter().find(|(k, _)| k.as_bytes() == word) else {
+                return self.err_at(
+                    word_at,
+                    format!("expected one of the cases of '{}'", spec.name),
+                );
+            };
+            value = if spec.bit { value | v } else { *v };
+            self.bump();
+            if !(spec.bit && self.eat(Tok::Comma)) {
+                break;
+            }
+        }
+        self.expect(Tok::Greater, "'>'")?;
+        self.parse_attr_text(&format!("{value} : i{bits}"), at)
     }
 }

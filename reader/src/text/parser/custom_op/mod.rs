@@ -149,6 +149,8 @@ struct Parts<'a> {
     operand_types: Vec<Option<Vec<TypeId>>>,
     result_types: Vec<Option<Vec<TypeId>>>,
     attrs: Vec<Option<AttrId>>,
+    /// Properties that are not attributes, read in their own syntax.
+    props: Vec<Option<AttrId>>,
     attr_dict: Option<AttrId>,
     prop_dict: Option<AttrId>,
     regions: Vec<Vec<RegionId>>,
