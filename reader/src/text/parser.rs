@@ -292,6 +292,9 @@ struct NameEntry {
     defined: Option<(u32, u32)>,
     /// Offset of the first forward reference, for the error message.
     first_use: usize,
+    /// The region nesting (`scope_defs`' depth) of the first forward
+    /// reference: a definition nested deeper is not visible there.
+    use_scope: u32,
 }
 
 struct BlockScope<'a> {
@@ -1346,10 +1349,12 @@ impl<'a> Parser<'a> {
             ));
         }
         let v = self.m.new_value(ty, ValueDef::Placeholder, None);
+        let use_scope = self.scope_defs.len() as u32;
         let e = self.names.entry(name).or_insert(NameEntry {
             values: Vec::new(),
             defined: None,
             first_use: at,
+            use_scope,
         });
         if e.values.len() <= idx as usize {
             e.values.resize(idx as usize + 1, None);
@@ -1364,6 +1369,19 @@ impl<'a> Parser<'a> {
             if e.defined.is_some() {
                 return self
                     .sem_err_at(at, format!("redefinition of SSA value '%{}'", lossy(name)));
+            }
+            // A custom op resolves its operands before it parses its
+            // regions: an operand named like an argument of one of them
+            // would otherwise become that argument, which its op cannot
+            // see (mlir-opt 22: "operation's operand is unlinked").
+            if !e.values.is_empty() && self.scope_defs.len() as u32 > e.use_scope {
+                return self.sem_err_at(
+                    e.first_use,
+                    format!(
+                        "operation's operand is unlinked: '%{}' is defined only in a region nested below this use",
+                        lossy(name)
+                    ),
+                );
             }
             for (i, slot) in e.values.iter().enumerate() {
                 let Some(ph) = slot else { continue };
@@ -1394,6 +1412,7 @@ impl<'a> Parser<'a> {
                 values: Vec::new(),
                 defined: Some((first, count)),
                 first_use: at,
+                use_scope: 0,
             },
         );
         if let Some(s) = self.scope_defs.last_mut() {
