@@ -706,19 +706,7 @@ impl<'a> Parser<'a> {
         let mut operand_counts = Vec::new();
         for (i, uses) in parts.operands.iter().enumerate() {
             let types = parts.operand_types[i].as_deref().unwrap_or(&[]);
-            if types.len() != uses.len() {
-                return self.sem_err_at(
-                    name_at,
-                    format!(
-                        "{} operands present, but expected {}",
-                        uses.len(),
-                        types.len()
-                    ),
-                );
-            }
-            for (u, &t) in uses.iter().zip(types) {
-                operands.push(self.resolve_use(*u, t)?);
-            }
+            self.resolve_operands(uses, types, name_at, &mut operands)?;
             operand_counts.push(uses.len());
         }
         let mut result_types = Vec::new();

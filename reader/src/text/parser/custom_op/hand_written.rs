@@ -611,19 +611,7 @@ impl<'a> Parser<'a> {
         groups.push(inits.len());
         let sizes = self.segment_sizes(&groups, name_at)?;
         let attrs = self.optional_attr_dict()?;
-        if inits.len() != result_types.len() {
-            return self.sem_err_at(
-                name_at,
-                format!(
-                    "{} operands present, but expected {}",
-                    inits.len(),
-                    result_types.len()
-                ),
-            );
-        }
-        for (u, t) in inits.iter().zip(&result_types) {
-            operands.push(self.resolve_use(*u, *t)?);
-        }
+        self.resolve_operands(&inits, &result_types, name_at, &mut operands)?;
         if let Some(term) = syn.implicit_terminator() {
             self.ensure_terminator(region, term, name_at)?;
         }
@@ -683,7 +671,8 @@ impl<'a> Parser<'a> {
                 ),
             );
         }
-        let operands = self.resolve_value_uses(&inits, &inputs)?;
+        let mut operands = Vec::new();
+        self.resolve_operands(&inits, &inputs, type_at, &mut operands)?;
         let entry = Self::entry_args(&args, &inputs);
         let before = self.m.new_region();
         self.parse_region_into(before, &entry)?;
@@ -1450,20 +1439,8 @@ impl<'a> Parser<'a> {
             if self.eat(Tok::Arrow) {
                 result_types = self.arrow_type_list_rest()?;
             }
-            if inits.len() != result_types.len() {
-                return self.sem_err_at(
-                    outs_at,
-                    format!(
-                        "{} operands present, but expected {}",
-                        inits.len(),
-                        result_types.len()
-                    ),
-                );
-            }
+            self.resolve_operands(&inits, &result_types, outs_at, &mut operands)?;
             counts[3] = inits.len();
-            for (u, t) in inits.iter().zip(&result_types) {
-                operands.push(self.resolve_use(*u, *t)?);
-            }
         }
         let index = self.m.ctx.intern_type(TypeData::Index);
         let arg = |(u, loc): &(Use<'a>, Option<AttrId>), ty| EntryArg {

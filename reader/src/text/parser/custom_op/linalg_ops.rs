@@ -156,19 +156,7 @@ impl<'a> Parser<'a> {
         }
         let mut operands = Vec::new();
         for (uses, types, at) in &groups {
-            if uses.len() != types.len() {
-                return self.sem_err_at(
-                    *at,
-                    format!(
-                        "{} operands present, but expected {}",
-                        uses.len(),
-                        types.len()
-                    ),
-                );
-            }
-            for (u, t) in uses.iter().zip(types) {
-                operands.push(self.resolve_use(*u, *t)?);
-            }
+            self.resolve_operands(uses, types, *at, &mut operands)?;
         }
         let [(ins, in_types, _), (outs, out_types, _)] = groups;
         let sizes = self.segment_sizes(&[ins.len(), outs.len()], self.tok.start)?;
@@ -206,20 +194,8 @@ impl<'a> Parser<'a> {
                 types.push(self.parse_type()?);
             }
         }
-        if uses.len() != types.len() {
-            return self.sem_err_at(
-                name_at,
-                format!(
-                    "{} operands present, but expected {}",
-                    uses.len(),
-                    types.len()
-                ),
-            );
-        }
-        let mut operands = Vec::with_capacity(uses.len());
-        for (u, t) in uses.into_iter().zip(types) {
-            operands.push(self.resolve_use(u, t)?);
-        }
+        let mut operands = Vec::new();
+        self.resolve_operands(&uses, &types, name_at, &mut operands)?;
         self.finish_hand_written(
             syn,
             &operands,

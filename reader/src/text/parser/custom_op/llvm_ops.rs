@@ -428,20 +428,8 @@ impl<'a> Parser<'a> {
             return self.sem_err_at(type_at, "expected function with 0 or 1 result");
         }
         types.extend(inputs);
-        if types.len() != uses.len() {
-            return self.sem_err_at(
-                name_at,
-                format!(
-                    "{} operands present, but expected {}",
-                    uses.len(),
-                    types.len()
-                ),
-            );
-        }
-        let mut operands = Vec::with_capacity(uses.len());
-        for (u, t) in uses.iter().zip(&types) {
-            operands.push(self.resolve_use(*u, *t)?);
-        }
+        let mut operands = Vec::new();
+        self.resolve_operands(&uses, &types, name_at, &mut operands)?;
         let sizes = self.parse_attr_text("array<i32>", name_at)?;
         props.push((b"op_bundle_sizes"[..].into(), sizes));
         let segments = self.segment_sizes(&[operands.len(), 0], name_at)?;

@@ -327,13 +327,31 @@ impl<'a> Parser<'a> {
         self.resolve_value_use(u.0, u.1, u.2, ty)
     }
 
-    /// The values `uses` name, each of its type in `types` (as many).
-    fn resolve_value_uses(&mut self, uses: &[Use<'a>], types: &[TypeId]) -> Result<Vec<ValueId>> {
-        let mut v = Vec::with_capacity(uses.len());
-        for (u, t) in uses.iter().zip(types) {
-            v.push(self.resolve_use(*u, *t)?);
+    /// MLIR's `OpAsmParser::resolveOperands`: the values `uses` name, each
+    /// of its type in `types`, appended to `out`; as many types as uses,
+    /// else "N operands present, but expected M" at `at`.
+    fn resolve_operands(
+        &mut self,
+        uses: &[Use<'a>],
+        types: &[TypeId],
+        at: usize,
+        out: &mut Vec<ValueId>,
+    ) -> Result<()> {
+        if uses.len() != types.len() {
+            return self.sem_err_at(
+                at,
+                format!(
+                    "{} operands present, but expected {}",
+                    uses.len(),
+                    types.len()
+                ),
+            );
         }
-        Ok(v)
+        out.reserve(uses.len());
+        for (u, t) in uses.iter().zip(types) {
+            out.push(self.resolve_use(*u, *t)?);
+        }
+        Ok(())
     }
 
     /// Entry-block arguments named by `names`, of `types`, each at its

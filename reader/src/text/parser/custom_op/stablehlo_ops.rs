@@ -860,17 +860,8 @@ impl<'a> Parser<'a> {
         else {
             return self.sem_err_at(type_at, "expected function type");
         };
-        if in_types.len() != inputs.len() {
-            return self.sem_err_at(
-                start,
-                format!(
-                    "{} operands present, but expected {}",
-                    inputs.len(),
-                    in_types.len()
-                ),
-            );
-        }
-        let operands = self.resolve_value_uses(&inputs, &in_types)?;
+        let mut operands = Vec::new();
+        self.resolve_operands(&inputs, &in_types, start, &mut operands)?;
         let props = vec![(b"dimensions"[..].into(), dims)];
         let Some(inner) = compact else {
             return self.parse_hlo_reducer(
@@ -1068,17 +1059,8 @@ impl<'a> Parser<'a> {
                 types.push(self.parse_type()?);
             }
         }
-        if types.len() != inits.len() {
-            return self.sem_err_at(
-                at,
-                format!(
-                    "{} operands present, but expected {}",
-                    inits.len(),
-                    types.len()
-                ),
-            );
-        }
-        let operands = self.resolve_value_uses(&inits, &types)?;
+        let mut operands = Vec::new();
+        self.resolve_operands(&inits, &types, at, &mut operands)?;
         let attrs = self.optional_attr_dict_with_keyword()?;
         let entry = Self::entry_args(&args, &types);
         self.expect_kw("cond")?;
