@@ -18,6 +18,14 @@ cmp "$fmt_tmp" format/data/op-formats-22.json \
   || { echo "check.sh: format/data/op-formats-22.json differs from its regeneration" >&2; rm -f "$fmt_tmp"; exit 1; }
 rm -f "$fmt_tmp"
 echo "check.sh: format/data/op-formats-22.json regenerates identically"
+# linalg's OpDSL ops (bodies and memoized maps) regenerate identically.
+dsl_tmp="$(mktemp)"
+python3 tools/ods-json/gen_linalg_opdsl.py --upstream-tree /usr/lib/llvm-22/include \
+  --out "$dsl_tmp" 2>/dev/null
+cmp "$dsl_tmp" format/data/linalg-opdsl-22.json \
+  || { echo "check.sh: format/data/linalg-opdsl-22.json differs from its regeneration" >&2; rm -f "$dsl_tmp"; exit 1; }
+rm -f "$dsl_tmp"
+echo "check.sh: format/data/linalg-opdsl-22.json regenerates identically"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 G=tools/ods-json/gen_layouts_json.py

@@ -17,6 +17,7 @@
 //!   `^`, with an optional else group: `( … ) : ( … )?`.
 
 pub mod catalog;
+pub mod opdsl;
 
 use std::fmt;
 

@@ -249,7 +249,7 @@ enum LocSpec<'a> {
     Alias { name: &'a [u8], at: usize },
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum LocTarget {
     Op(OpId),
     Arg(ValueId),
@@ -1259,6 +1259,37 @@ impl<'a> Parser<'a> {
         };
         self.expect(Tok::RParen, "')' in inline location")?;
         Ok(loc)
+    }
+
+    /// Gives the block argument `to` the location of the value `v`, as
+    /// MLIR's `Value::getLoc` reads it: its defining op's, or its own as an
+    /// argument; a location still waiting for its alias is waited for
+    /// again. False when `v` is a forward reference not yet defined.
+    fn copy_value_loc(&mut self, v: ValueId, to: ValueId) -> bool {
+        let (loc, target) = match self.m.value(v).def {
+            ValueDef::Result { op, .. } => (self.m.op(op).loc, LocTarget::Op(op)),
+            ValueDef::BlockArg { .. } => (
+                self.m.value(v).loc.unwrap_or(self.unknown_loc),
+                LocTarget::Arg(v),
+            ),
+            ValueDef::Placeholder => return false,
+        };
+        if loc == self.unknown_loc {
+            let waiting = self
+                .deferred_locs
+                .iter()
+                .rev()
+                .find(|d| !d.done() && d.target == target)
+                .map(|d| (d.at, d.len as usize));
+            if let Some((at, len)) = waiting {
+                let src: &'a [u8] = self.src;
+                let name = &src[at + 1..at + len];
+                self.bind_loc(LocSpec::Alias { name, at }, LocTarget::Arg(to));
+                return true;
+            }
+        }
+        self.set_loc(LocTarget::Arg(to), loc);
+        true
     }
 
     /// Gives `target` the location `spec` (once its alias is defined).

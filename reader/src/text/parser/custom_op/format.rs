@@ -525,17 +525,7 @@ impl<'a> Parser<'a> {
                 Ok(self.m.ctx.intern_attr(AttrData::Type(t)))
             }
             AttrKind::Array if !qualified && self.is(Tok::LSquare) => {
-                let end = self.scan_square(at)?;
-                let inner = lossy(&self.src[at + 1..end - 1]);
-                let elem = spec.element.as_deref().unwrap_or("i64");
-                let text = if inner.trim().is_empty() {
-                    format!("array<{elem}>")
-                } else {
-                    format!("array<{elem}: {inner}>")
-                };
-                let a = self.parse_attr_text(&text, at)?;
-                self.reset_to(end);
-                Ok(a)
+                self.bracketed_dense_array(spec.element.as_deref().unwrap_or("i64"))
             }
             AttrKind::Def if !qualified && !self.is(Tok::HashId) => {
                 let def = spec

@@ -1120,7 +1120,7 @@ impl<'a> Parser<'a> {
 
     /// One argument: `%name: type {attrs}? loc(…)?`, or without the name
     /// unless `named` requires it.
-    fn function_arg(&mut self, named: bool) -> Result<FnArg<'a>> {
+    pub(super) fn function_arg(&mut self, named: bool) -> Result<FnArg<'a>> {
         let name = if self.is(Tok::PercentId) || named {
             let u = self.parse_value_use()?;
             self.expect(Tok::Colon, "':' and the argument's type")?;

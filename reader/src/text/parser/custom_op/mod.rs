@@ -46,6 +46,18 @@ type HandWritten = for<'p> fn(&mut Parser<'p>, &'static OpSyntax, usize, usize) 
 /// The ops whose C++ parsers are ported, by name.
 const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("func.func", |p, s, at, r| p.parse_function_op(s, at, r)),
+    ("linalg.transpose", |p, s, at, r| {
+        p.parse_linalg_identity_op(s, "permutation", at, r)
+    }),
+    ("linalg.broadcast", |p, s, at, r| {
+        p.parse_linalg_identity_op(s, "dimensions", at, r)
+    }),
+    ("linalg.map", |p, s, at, r| {
+        p.parse_linalg_payload_op(s, None, at, r)
+    }),
+    ("linalg.reduce", |p, s, at, r| {
+        p.parse_linalg_payload_op(s, Some("dimensions"), at, r)
+    }),
     ("transform.named_sequence", |p, s, at, r| {
         p.parse_function_op(s, at, r)
     }),
@@ -538,6 +550,22 @@ impl<'a> Parser<'a> {
                 self.position(at),
             )
         })
+    }
+
+    /// A dense array of `elem` written `[1, 2]`, at the current `[`
+    /// (`DenseArrayAttr::parse` without its `array<…>`).
+    fn bracketed_dense_array(&mut self, elem: &str) -> Result<AttrId> {
+        let at = self.tok.start;
+        let end = self.scan_square(at)?;
+        let inner = lossy(&self.src[at + 1..end - 1]);
+        let text = if inner.trim().is_empty() {
+            format!("array<{elem}>")
+        } else {
+            format!("array<{elem}: {inner}>")
+        };
+        let a = self.parse_attr_text(&text, at)?;
+        self.reset_to(end);
+        Ok(a)
     }
 
     /// A type from text the data names (`i1`, `!pdl.operation`), parsed
