@@ -114,8 +114,20 @@ def norm_cpp(s):
 
 def builder_type(R, defs, d):
     """The text of the type a buildable constraint builds, if known."""
-    call = G.str_field(R.rec(d), "builderCall").strip()
+    return builder_call_type(defs, G.str_field(R.rec(d), "builderCall").strip())
+
+
+def builder_call_type(defs, call):
+    """The text of the type a builder call (C++) builds, if known: the
+    builder's own types, parameterless dialect types, and pdl's ranges of
+    them (`PDL_RangeOf<…>`: `!pdl.range<operation>`)."""
     if not call:
+        return None
+    m = re.match(r"^::mlir::pdl::RangeType::get\((.+)\)$", call)
+    if m:
+        inner = builder_call_type(defs, m.group(1).strip())
+        if inner and inner.startswith("!pdl."):
+            return "!pdl.range<" + inner[len("!pdl."):] + ">"
         return None
     for rx, f in BUILDER_CALLS:
         m = rx.match(call)

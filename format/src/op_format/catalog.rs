@@ -164,6 +164,12 @@ pub enum TypeTransformer {
     /// type: `VectorType::get({size, size}, elem, {true, true})` with
     /// `size = getDimSize(0)` (arm_sme's tile of an outer product).
     ScalableSquare,
+    /// `pdl::RangeType::get($_self)`: a range of the pdl type
+    /// (`!pdl.value` → `!pdl.range<value>`).
+    PdlRangeOf,
+    /// `getGetValueTypeOpValueType($_self)` (`PDLInterp.cpp`): `!pdl.value`
+    /// for a `!pdl.type`, `!pdl.range<value>` for a range.
+    PdlValueOfSameArity,
 }
 
 impl TypeTransformer {
@@ -196,6 +202,8 @@ impl TypeTransformer {
                 TypeTransformer::I1SameShape
             }
             s if element_of(s) => TypeTransformer::ElementType,
+            "pdl::RangeType::get($_self)" => TypeTransformer::PdlRangeOf,
+            "getGetValueTypeOpValueType($_self)" => TypeTransformer::PdlValueOfSameArity,
             "[&]{autovectorType=cast<VectorType>($_self);int64_tsize=vectorType.getDimSize(0);\
              returnVectorType::get({size,size},vectorType.getElementType(),{true,true});}()" => {
                 TypeTransformer::ScalableSquare

@@ -25,6 +25,10 @@ impl<'a> Parser<'a> {
             "ForeachMatchSymbols" => self.foreach_match_symbols(syn, args, parts),
             "SymbolVisibility" => self.symbol_visibility(syn, args, parts),
             "SwitchCases" => self.switch_cases(syn, args, parts),
+            "OperationOpAttributes" | "CreateOperationOpAttributes" => {
+                self.operation_op_attributes(syn, name, args, parts)
+            }
+            "CreateOperationOpResults" => self.create_operation_op_results(syn, args, parts),
             "TypedInitialValue" => self.typed_initial_value(syn, args, parts),
             "GlobalMemrefOpTypeAndInitialValue" => {
                 self.global_memref_type_and_initial_value(syn, args, parts)
@@ -488,6 +492,95 @@ impl<'a> Parser<'a> {
         }
         parts.attrs[*matchers] = Some(self.parse_attr_text(&format!("[{}]", m.join(", ")), at)?);
         parts.attrs[*actions] = Some(self.parse_attr_text(&format!("[{}]", a.join(", ")), at)?);
+        Ok(())
+    }
+
+    /// `custom<OperationOpAttributes>($values, $names)` of `pdl.operation`
+    /// and `custom<CreateOperationOpAttributes>` of
+    /// `pdl_interp.create_operation` (MLIR's `PDL.cpp`, `PDLInterp.cpp`):
+    /// an optional `{"name" = %value, …}`; the names are an array of
+    /// strings, empty when the braces are left out.
+    fn operation_op_attributes(
+        &mut self,
+        syn: &'static OpSyntax,
+        name: &str,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let [Element::Var(Var::Operand(values)), Element::Var(Var::Attr(names))] = args else {
+            return self.unsupported(syn, at, &format!("a `custom<{name}>` argument"));
+        };
+        let mut uses = Vec::new();
+        let mut list = Vec::new();
+        if self.eat(Tok::LBrace) {
+            loop {
+                let a_at = self.tok.start;
+                let a = self.parse_attr(None)?;
+                if !matches!(self.m.ctx.attr(a), AttrData::String { .. }) {
+                    return self.err_at(a_at, "expected string attribute");
+                }
+                list.push(a);
+                self.expect(Tok::Equal, "'='")?;
+                uses.push(self.parse_value_use()?);
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::RBrace, "'}'")?;
+        }
+        parts.operands[*values] = uses;
+        parts.attrs[*names] = Some(self.m.ctx.intern_attr(AttrData::Array(list)));
+        Ok(())
+    }
+
+    /// `custom<CreateOperationOpResults>($values, type($values), $inferred)`
+    /// of `pdl_interp.create_operation` (MLIR's `PDLInterp.cpp`): nothing
+    /// without `->`; `-> <inferred>` sets the unit attribute; else
+    /// `-> (%v, … : types)`.
+    fn create_operation_op_results(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let [Element::Var(Var::Operand(values)), Element::Type(ty), Element::Var(Var::Attr(inferred))] =
+            args
+        else {
+            return self.unsupported(syn, at, "a `custom<CreateOperationOpResults>` argument");
+        };
+        if !matches!(**ty, Element::Var(Var::Operand(i)) if i == *values) {
+            return self.unsupported(syn, at, "a `custom<CreateOperationOpResults>` argument");
+        }
+        if !self.eat(Tok::Arrow) {
+            return Ok(());
+        }
+        if self.eat(Tok::Less) {
+            if !self.is_kw("inferred") {
+                return self.err("expected 'inferred'");
+            }
+            self.bump();
+            self.expect(Tok::Greater, "'>'")?;
+            parts.attrs[*inferred] = Some(self.unit_attr);
+            return Ok(());
+        }
+        self.expect(Tok::LParen, "'('")?;
+        let mut uses = Vec::new();
+        if self.is(Tok::PercentId) {
+            uses.push(self.parse_value_use()?);
+            while self.eat(Tok::Comma) {
+                uses.push(self.parse_value_use()?);
+            }
+        }
+        self.expect(Tok::Colon, "':'")?;
+        let mut types = vec![self.parse_type()?];
+        while self.eat(Tok::Comma) {
+            types.push(self.parse_type()?);
+        }
+        self.expect(Tok::RParen, "')'")?;
+        parts.operands[*values] = uses;
+        parts.operand_types[*values] = Some(types);
         Ok(())
     }
 

@@ -231,6 +231,24 @@ impl<'a> Parser<'a> {
                 };
                 Some(self.m.ctx.intern_type(data))
             }
+            TypeTransformer::PdlRangeOf | TypeTransformer::PdlValueOfSameArity => {
+                let TypeData::Dialect(body) = self.m.ctx.ty(t) else {
+                    return None;
+                };
+                let [BodyPiece::Text(inner)] = &body.pieces[..] else {
+                    return None;
+                };
+                if &*body.dialect != "pdl" {
+                    return None;
+                }
+                let text = match kind? {
+                    TypeTransformer::PdlRangeOf => format!("!pdl.range<{inner}>"),
+                    _ if inner.starts_with("range<") => "!pdl.range<value>".to_string(),
+                    _ => "!pdl.value".to_string(),
+                };
+                let at = self.tok.start;
+                self.parse_type_text(&text, at).ok()
+            }
             TypeTransformer::ScalableSquare => match self.m.ctx.ty(t).clone() {
                 TypeData::Vector { shape, elem, .. } => {
                     let size = *shape.first()?;
@@ -261,19 +279,9 @@ const INFERRED_RESULTS: &[(&str, InferResults)] = &[
     ("chlo.constant", |p, syn, parts| {
         p.infer_value_type(syn, parts).map(|t| vec![vec![t]])
     }),
-    // Buildable range types whose ODS builder is C++ the data does not
-    // spell as text (`PDL_RangeOf<…>`).
-    ("pdl.operands", |p, _, _| p.built_type("!pdl.range<value>")),
-    ("pdl.types", |p, _, _| p.built_type("!pdl.range<type>")),
 ];
 
 impl<'a> Parser<'a> {
-    /// One result of the type `text` spells.
-    fn built_type(&mut self, text: &str) -> Option<Vec<Vec<TypeId>>> {
-        let at = self.tok.start;
-        self.parse_type_text(text, at).ok().map(|t| vec![vec![t]])
-    }
-
     /// The type of the op's `value` attribute (chlo's `ConstantOp`, whose
     /// `inferReturnTypes` gives its value's type).
     fn infer_value_type(&mut self, syn: &OpSyntax, parts: &Parts<'a>) -> Option<TypeId> {
