@@ -449,10 +449,56 @@ impl<'a> Parser<'a> {
                 scalable,
                 elem: i1,
             }))
+        } else if elem_rank == 0 {
+            let AttrData::AffineMap(map) = self.m.ctx.attr(perm) else {
+                return self.sem_err_at(at, "expected an affine map as permutation_map");
+            };
+            let Some((shape, scalable)) = transfer_mask_shape(map, &vshape, &scalable) else {
+                return self.unsupported(syn, at, "the mask type of this permutation map");
+            };
+            let i1 = self.m.ctx.intern_type(TypeData::signless(1));
+            Some(self.m.ctx.intern_type(TypeData::Vector {
+                shape,
+                scalable,
+                elem: i1,
+            }))
         } else {
-            return self.unsupported(syn, at, "the mask type of a permutation map");
+            return self.unsupported(syn, at, "the mask type of a transfer of vectors");
         };
         Ok((props, mask_type))
+    }
+
+    /// `shape.assuming %witness (-> types)? region attr-dict?` (MLIR's
+    /// `AssumingOp::parse`): the witness is a `!shape.witness`, the region
+    /// ends with `shape.assuming_yield` where the text leaves it out.
+    pub(super) fn parse_shape_assuming(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let cond = self.parse_value_use()?;
+        let witness = self.parse_type_text("!shape.witness", name_at)?;
+        let mut operands = Vec::new();
+        let at = self.tok.start;
+        self.resolve_operands(&[cond], &[witness], at, &mut operands)?;
+        let result_types = if self.eat(Tok::Arrow) {
+            self.arrow_type_list_rest()?
+        } else {
+            Vec::new()
+        };
+        let region = self.parse_custom_region(syn, name_at)?;
+        let attrs = self.optional_attr_dict()?;
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &result_types,
+            Vec::new(),
+            attrs,
+            vec![region],
+            name_at,
+            results_start,
+        )
     }
 
     /// `shape.const_shape attr-dict? [extents] : type` (MLIR's
@@ -1764,4 +1810,51 @@ impl<'a> Parser<'a> {
             results_start,
         )
     }
+}
+
+/// The shape and scalable flags of a transfer's mask (MLIR's
+/// `inferTransferOpMaskType`): the vector's sizes through the inverse of
+/// the permutation map with its unused dimensions dropped
+/// (`inversePermutation(compressUnusedDims(map))`), a 0-D mask made 1-D.
+/// `None` for a map whose results are not dimensions or constants.
+fn transfer_mask_shape(
+    map: &rmlir_format::affine::AffineMap,
+    vshape: &[i64],
+    scalable: &[bool],
+) -> Option<(Vec<i64>, Vec<bool>)> {
+    use rmlir_format::affine::AffineExpr;
+    let mut used: Vec<u32> = Vec::new();
+    for r in &map.results {
+        match r {
+            AffineExpr::Dim(d) => used.push(*d),
+            AffineExpr::Constant(_) => {}
+            _ => return None,
+        }
+    }
+    used.sort_unstable();
+    used.dedup();
+    // The inverse: for each (compressed) dimension, the first result
+    // position that is that dimension.
+    let mut inverse: Vec<Option<usize>> = vec![None; used.len()];
+    for (i, r) in map.results.iter().enumerate() {
+        if let AffineExpr::Dim(d) = r {
+            let k = used.binary_search(d).ok()?;
+            inverse[k].get_or_insert(i);
+        }
+    }
+    let mut shape = Vec::with_capacity(inverse.len());
+    let mut flags = Vec::with_capacity(inverse.len());
+    for i in inverse {
+        let i = i?;
+        shape.push(*vshape.get(i)?);
+        flags.push(scalable.get(i).copied().unwrap_or(false));
+    }
+    if shape.is_empty() {
+        shape.push(1);
+        flags.push(false);
+    }
+    if !flags.iter().any(|&f| f) {
+        flags.clear();
+    }
+    Some((shape, flags))
 }

@@ -638,3 +638,90 @@ impl<'a> Parser<'a> {
         )
     }
 }
+
+impl<'a> Parser<'a> {
+    /// `llvm.icmp`/`llvm.fcmp "pred" %lhs, %rhs attr-dict? : type` (MLIR's
+    /// `parseCmpOp`): the predicate's string becomes the `i64` of its case
+    /// (the op's enum cases, from the data), the result is `i1` or a
+    /// vector of `i1` as long as the operands'.
+    pub(super) fn parse_llvm_cmp(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let pred_at = self.tok.start;
+        if !self.is(Tok::String) {
+            return self.err("expected attribute value");
+        }
+        let pred = self.parse_string("a predicate")?;
+        let lhs = self.parse_value_use()?;
+        self.expect(Tok::Comma, "','")?;
+        let rhs = self.parse_value_use()?;
+        let attrs = self.optional_attr_dict()?;
+        self.expect(Tok::Colon, "':'")?;
+        let type_at = self.tok.start;
+        let ty = self.parse_type()?;
+        let mut operands = Vec::new();
+        self.resolve_operands(&[lhs, rhs], &[ty, ty], type_at, &mut operands)?;
+        let spec = syn.attrs.iter().find(|a| a.name == "predicate");
+        let case = spec.and_then(|a| {
+            a.cases
+                .iter()
+                .find(|(name, _)| name.as_bytes() == &pred[..])
+                .map(|(_, v)| *v)
+        });
+        let Some(case) = case else {
+            return self.sem_err_at(
+                pred_at,
+                format!(
+                    "'{}' is an incorrect value of the 'predicate' attribute",
+                    lossy(&pred)
+                ),
+            );
+        };
+        let i64t = self.m.ctx.intern_type(TypeData::signless(64));
+        let value = self.m.ctx.intern_attr(AttrData::Integer {
+            ty: i64t,
+            value: BigInt::from(case),
+        });
+        let compatible = match self.m.ctx.ty(ty) {
+            TypeData::Integer { signedness, .. } => *signedness == Signedness::Signless,
+            TypeData::Float(_) | TypeData::Vector { .. } => true,
+            TypeData::Dialect(body) => &*body.dialect == "llvm",
+            _ => false,
+        };
+        if !compatible {
+            return self.sem_err_at(type_at, "expected LLVM dialect-compatible type");
+        }
+        let i1 = self.m.ctx.intern_type(TypeData::signless(1));
+        let result = match self.m.ctx.ty(ty).clone() {
+            TypeData::Vector {
+                shape, scalable, ..
+            } => {
+                let n: i64 = shape.iter().product();
+                let scalable = if scalable.iter().any(|&s| s) {
+                    vec![true]
+                } else {
+                    Vec::new()
+                };
+                self.m.ctx.intern_type(TypeData::Vector {
+                    shape: vec![n],
+                    scalable,
+                    elem: i1,
+                })
+            }
+            _ => i1,
+        };
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &[result],
+            vec![(b"predicate"[..].into(), value)],
+            attrs,
+            Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
+}

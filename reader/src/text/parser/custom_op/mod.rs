@@ -94,6 +94,9 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("vector.transfer_write", |p, s, at, r| {
         p.parse_transfer_write(s, at, r)
     }),
+    ("shape.assuming", |p, s, at, r| {
+        p.parse_shape_assuming(s, at, r)
+    }),
     ("shape.const_shape", |p, s, at, r| {
         p.parse_const_shape(s, at, r)
     }),
@@ -107,6 +110,8 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("linalg.yield", |p, s, at, r| p.parse_linalg_yield(s, at, r)),
     ("llvm.func", |p, s, at, r| p.parse_llvm_func(s, at, r)),
     ("llvm.alloca", |p, s, at, r| p.parse_llvm_alloca(s, at, r)),
+    ("llvm.icmp", |p, s, at, r| p.parse_llvm_cmp(s, at, r)),
+    ("llvm.fcmp", |p, s, at, r| p.parse_llvm_cmp(s, at, r)),
     ("llvm.mlir.global", |p, s, at, r| {
         p.parse_llvm_global(s, at, r)
     }),
