@@ -3,6 +3,28 @@
 
 use super::*;
 
+/// A clause of an OpenMP op that gives its region entry arguments (MLIR's
+/// `parseBlockArgClause`), in the order `parseBlockArgRegion` reads them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OmpClause {
+    /// `in_reduction(byref? @sym %v -> %a, … : types)`.
+    InReduction,
+    /// `private(@sym %v -> %a, … : types) private_barrier?`.
+    Private,
+    /// `reduction(byref? @sym %v -> %a, … : types)`; `mod: …` is refused.
+    Reduction,
+}
+
+impl OmpClause {
+    fn keyword(self) -> &'static str {
+        match self {
+            OmpClause::InReduction => "in_reduction",
+            OmpClause::Private => "private",
+            OmpClause::Reduction => "reduction",
+        }
+    }
+}
+
 impl<'a> Parser<'a> {
     /// A `custom<Name>(…)` directive: the C++ parser of that name, ported.
     pub(super) fn custom_directive(
@@ -29,6 +51,34 @@ impl<'a> Parser<'a> {
                 self.operation_op_attributes(syn, name, args, parts)
             }
             "CreateOperationOpResults" => self.create_operation_op_results(syn, args, parts),
+            "PrivateRegion" => {
+                self.omp_block_arg_region(syn, name, &[OmpClause::Private], args, parts)
+            }
+            "PrivateReductionRegion" => self.omp_block_arg_region(
+                syn,
+                name,
+                &[OmpClause::Private, OmpClause::Reduction],
+                args,
+                parts,
+            ),
+            "InReductionPrivateRegion" => self.omp_block_arg_region(
+                syn,
+                name,
+                &[OmpClause::InReduction, OmpClause::Private],
+                args,
+                parts,
+            ),
+            "InReductionPrivateReductionRegion" => self.omp_block_arg_region(
+                syn,
+                name,
+                &[
+                    OmpClause::InReduction,
+                    OmpClause::Private,
+                    OmpClause::Reduction,
+                ],
+                args,
+                parts,
+            ),
             "TypedInitialValue" => self.typed_initial_value(syn, args, parts),
             "GlobalMemrefOpTypeAndInitialValue" => {
                 self.global_memref_type_and_initial_value(syn, args, parts)
@@ -581,6 +631,142 @@ impl<'a> Parser<'a> {
         self.expect(Tok::RParen, "')'")?;
         parts.operands[*values] = uses;
         parts.operand_types[*values] = Some(types);
+        Ok(())
+    }
+
+    /// The OpenMP directives whose region's entry arguments come from
+    /// clauses (`custom<PrivateReductionRegion>` and its siblings: MLIR's
+    /// `parseBlockArgRegion`): each clause of `clauses` that is present, in
+    /// that order, then the region with an argument per clause value.
+    /// The directive's arguments are the region, then per clause its
+    /// variables, their types and attributes in ODS order (`private`:
+    /// symbols, barrier; `reduction`: modifier, then variables, types,
+    /// `byref` flags and symbols; `in_reduction`: the same without the
+    /// modifier).
+    fn omp_block_arg_region(
+        &mut self,
+        syn: &'static OpSyntax,
+        name: &str,
+        clauses: &[OmpClause],
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let bad = |p: &Self| p.unsupported::<()>(syn, at, &format!("a `custom<{name}>` argument"));
+        let mut it = args.iter();
+        let Some(Element::Var(Var::Region(region_var))) = it.next() else {
+            return bad(self);
+        };
+        let operand = |e: Option<&Element>| match e {
+            Some(Element::Var(Var::Operand(i))) => Some(*i),
+            _ => None,
+        };
+        let attr = |e: Option<&Element>| match e {
+            Some(Element::Var(Var::Attr(i))) => Some(*i),
+            _ => None,
+        };
+        let mut entry: Vec<EntryArg<'a>> = Vec::new();
+        for &clause in clauses {
+            // `reduction` starts with its modifier, which is refused below.
+            if clause == OmpClause::Reduction && attr(it.next()).is_none() {
+                return bad(self);
+            }
+            let Some(vars) = operand(it.next()) else {
+                return bad(self);
+            };
+            match it.next() {
+                Some(Element::Type(t)) if matches!(**t, Element::Var(Var::Operand(i)) if i == vars) =>
+                    {}
+                _ => return bad(self),
+            }
+            let (syms, flag) = match clause {
+                OmpClause::Private => (attr(it.next()), attr(it.next())),
+                _ => {
+                    let byref = attr(it.next());
+                    (attr(it.next()), byref)
+                }
+            };
+            let (Some(syms), Some(flag)) = (syms, flag) else {
+                return bad(self);
+            };
+            if !self.is_kw(clause.keyword()) {
+                continue;
+            }
+            let kw_at = self.tok.start;
+            self.bump();
+            let invalid = |p: &Self| p.err::<()>(format!("invalid `{}` format", clause.keyword()));
+            if !self.eat(Tok::LParen) {
+                return invalid(self);
+            }
+            if self.is_kw("mod") {
+                return self.unsupported(syn, kw_at, "a reduction modifier");
+            }
+            let mut uses = Vec::new();
+            let mut symbols = Vec::new();
+            let mut byref = Vec::new();
+            let mut names = Vec::new();
+            loop {
+                if clause != OmpClause::Private {
+                    let b = self.is_kw("byref");
+                    if b {
+                        self.bump();
+                    }
+                    byref.push(b);
+                }
+                let s_at = self.tok.start;
+                let s = self.parse_attr(None)?;
+                if !matches!(self.m.ctx.attr(s), AttrData::SymbolRef { .. }) {
+                    return self.err_at(s_at, "invalid kind of attribute specified");
+                }
+                symbols.push(s);
+                uses.push(self.parse_value_use()?);
+                self.expect(Tok::Arrow, "'->'")?;
+                let arg = self.parse_value_use()?;
+                let loc = self.optional_trailing_loc()?;
+                names.push((arg, loc));
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::Colon, "':'")?;
+            let mut types = vec![self.parse_type()?];
+            while self.eat(Tok::Comma) {
+                types.push(self.parse_type()?);
+            }
+            if types.len() != uses.len() {
+                return invalid(self);
+            }
+            self.expect(Tok::RParen, "')'")?;
+            if clause == OmpClause::Private && self.is_kw("private_barrier") {
+                self.bump();
+                parts.attrs[flag] = Some(self.unit_attr);
+            }
+            for ((arg, loc), &ty) in names.iter().zip(&types) {
+                entry.push(EntryArg {
+                    name: arg.0,
+                    at: arg.2,
+                    ty,
+                    loc: *loc,
+                });
+            }
+            parts.operands[vars] = uses;
+            parts.operand_types[vars] = Some(types);
+            parts.attrs[syms] = Some(self.m.ctx.intern_attr(AttrData::Array(symbols)));
+            if clause != OmpClause::Private && !byref.is_empty() {
+                let list: Vec<&str> = byref
+                    .iter()
+                    .map(|&b| if b { "true" } else { "false" })
+                    .collect();
+                let a = self.parse_attr_text(&format!("array<i1: {}>", list.join(", ")), kw_at)?;
+                parts.attrs[flag] = Some(a);
+            }
+        }
+        if it.next().is_some() {
+            return bad(self);
+        }
+        let region = self.m.new_region();
+        self.parse_region_into(region, &entry)?;
+        parts.regions[*region_var] = vec![region];
         Ok(())
     }
 
