@@ -170,6 +170,20 @@ pub enum TypeTransformer {
     /// `getGetValueTypeOpValueType($_self)` (`PDLInterp.cpp`): `!pdl.value`
     /// for a `!pdl.type`, `!pdl.range<value>` for a range.
     PdlValueOfSameArity,
+    /// `cast<FunctionType>($_self).getInputs()`: the list of a function
+    /// type's inputs, one per value of a variadic group.
+    FunctionInputs,
+    /// `cast<FunctionType>($_self).getResults()`.
+    FunctionResults,
+    /// spirv's `getUnaryOpResultType($_self)`: `i1`, or a 1-D vector of as
+    /// many `i1` as the vector has elements.
+    I1OfElementCount,
+    /// arm_sve's `VectorType::Builder(…).setDim(rank - 1, 16)`: the vector
+    /// with its last size 16.
+    LastDimSixteen,
+    /// x86vector's `IntegerType::get(…, getShape()[0])`: an integer as wide
+    /// as the vector's leading size.
+    IntegerOfLeadingSize,
 }
 
 impl TypeTransformer {
@@ -204,6 +218,15 @@ impl TypeTransformer {
             s if element_of(s) => TypeTransformer::ElementType,
             "pdl::RangeType::get($_self)" => TypeTransformer::PdlRangeOf,
             "getGetValueTypeOpValueType($_self)" => TypeTransformer::PdlValueOfSameArity,
+            "cast<FunctionType>($_self).getInputs()" => TypeTransformer::FunctionInputs,
+            "cast<FunctionType>($_self).getResults()" => TypeTransformer::FunctionResults,
+            "getUnaryOpResultType($_self)" => TypeTransformer::I1OfElementCount,
+            "VectorType(VectorType::Builder(cast<VectorType>($_self)).setDim(cast<VectorType>($_self).getRank()-1,16))" => {
+                TypeTransformer::LastDimSixteen
+            }
+            "IntegerType::get($_self.getContext(),(cast<VectorType>($_self).getShape()[0]))" => {
+                TypeTransformer::IntegerOfLeadingSize
+            }
             "[&]{autovectorType=cast<VectorType>($_self);int64_tsize=vectorType.getDimSize(0);\
              returnVectorType::get({size,size},vectorType.getElementType(),{true,true});}()" => {
                 TypeTransformer::ScalableSquare
@@ -414,7 +437,19 @@ mod tests {
                 "::llvm::cast<mlir::VectorType>($_self).cloneWith({}, IntegerType::get($_ctxt, 1))",
                 Some(TypeTransformer::I1SameShape),
             ),
-            ("getUnaryOpResultType($_self)", None),
+            (
+                "getUnaryOpResultType($_self)",
+                Some(TypeTransformer::I1OfElementCount),
+            ),
+            (
+                "::llvm::cast<FunctionType>($_self).getInputs()",
+                Some(TypeTransformer::FunctionInputs),
+            ),
+            (
+                "VectorType(VectorType::Builder(::llvm::cast<VectorType>($_self)).setDim(::llvm::cast<VectorType>($_self).getRank() - 1, 16))",
+                Some(TypeTransformer::LastDimSixteen),
+            ),
+            ("getValAndBoolStructType($_self)", None),
             (
                 "SmallVector<Type, 2>(::llvm::cast<RankedTensorType>($_self).getNumElements(), ::llvm::cast<VectorType>($_self).getElementType())",
                 None,

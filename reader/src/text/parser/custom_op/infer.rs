@@ -42,6 +42,16 @@ impl<'a> Parser<'a> {
                     Trait::AllTypesMatch { all_types_match } => {
                         changed |= self.unify(syn, parts, &Tie::Named(all_types_match));
                     }
+                    Trait::TypesMatchWith { types_match_with }
+                        if matches!(
+                            types_match_with.kind(),
+                            Some(
+                                TypeTransformer::FunctionInputs | TypeTransformer::FunctionResults
+                            )
+                        ) =>
+                    {
+                        changed |= self.function_type_parts(syn, parts, types_match_with);
+                    }
                     Trait::TypesMatchWith { types_match_with } => {
                         let lhs = self.named_type(syn, parts, &types_match_with.lhs);
                         let rhs_known = Self::named_is_set(syn, parts, &types_match_with.rhs);
@@ -101,6 +111,40 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(())
+    }
+
+    /// A `TypesMatchWith` giving a variadic group the inputs or results of
+    /// a function type: each value its own type. Whether anything changed.
+    fn function_type_parts(
+        &self,
+        syn: &OpSyntax,
+        parts: &mut Parts<'a>,
+        tmw: &rmlir_format::op_format::catalog::TypesMatchWith,
+    ) -> bool {
+        let Some(f) = self.named_type(syn, parts, &tmw.lhs) else {
+            return false;
+        };
+        let TypeData::Function { inputs, results } = self.m.ctx.ty(f) else {
+            return false;
+        };
+        let list = if tmw.kind() == Some(TypeTransformer::FunctionInputs) {
+            inputs.clone()
+        } else {
+            results.clone()
+        };
+        if let Some(i) = syn.operands.iter().position(|o| o.name == tmw.rhs) {
+            // A count that differs is reported when the operands resolve.
+            if parts.operand_types[i].is_none() && parts.operands[i].len() == list.len() {
+                parts.operand_types[i] = Some(list);
+                return true;
+            }
+        } else if let Some(i) = syn.results.iter().position(|o| o.name == tmw.rhs) {
+            if parts.result_types[i].is_none() {
+                parts.result_types[i] = Some(list);
+                return true;
+            }
+        }
+        false
     }
 
     /// The one type of the value or typed attribute named `name`, if known.
@@ -205,7 +249,48 @@ impl<'a> Parser<'a> {
     fn transform_type(&mut self, kind: Option<TypeTransformer>, t: TypeId) -> Option<TypeId> {
         match kind? {
             TypeTransformer::Same => Some(t),
-            TypeTransformer::ElementType => self.m.ctx.ty(t).element_type(),
+            TypeTransformer::ElementType => match self.m.ctx.ty(t) {
+                // `cast<ComplexType>($_self).getElementType()`.
+                TypeData::Complex(e) => Some(*e),
+                ty => ty.element_type(),
+            },
+            TypeTransformer::FunctionInputs | TypeTransformer::FunctionResults => None,
+            TypeTransformer::I1OfElementCount => {
+                let i1 = self.m.ctx.intern_type(TypeData::signless(1));
+                match self.m.ctx.ty(t) {
+                    TypeData::Vector { shape, .. } => {
+                        let n = shape.iter().product();
+                        Some(self.m.ctx.intern_type(TypeData::Vector {
+                            shape: vec![n],
+                            scalable: Vec::new(),
+                            elem: i1,
+                        }))
+                    }
+                    _ => Some(i1),
+                }
+            }
+            TypeTransformer::LastDimSixteen => match self.m.ctx.ty(t).clone() {
+                TypeData::Vector {
+                    mut shape,
+                    scalable,
+                    elem,
+                } => {
+                    *shape.last_mut()? = 16;
+                    Some(self.m.ctx.intern_type(TypeData::Vector {
+                        shape,
+                        scalable,
+                        elem,
+                    }))
+                }
+                _ => None,
+            },
+            TypeTransformer::IntegerOfLeadingSize => match self.m.ctx.ty(t) {
+                TypeData::Vector { shape, .. } => {
+                    let w = u32::try_from(*shape.first()?).ok().filter(|&w| w > 0)?;
+                    Some(self.m.ctx.intern_type(TypeData::signless(w)))
+                }
+                _ => None,
+            },
             TypeTransformer::ElementTypeOrSelf => {
                 Some(self.m.ctx.ty(t).element_type().unwrap_or(t))
             }
