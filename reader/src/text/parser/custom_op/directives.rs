@@ -51,6 +51,9 @@ impl<'a> Parser<'a> {
                 self.operation_op_attributes(syn, name, args, parts)
             }
             "CreateOperationOpResults" => self.create_operation_op_results(syn, args, parts),
+            "TransformMatchDims" => self.transform_match_dims(syn, args, parts),
+            "LevelRange" => self.level_range(syn, args, parts),
+            "OffloadingHandler" => self.offloading_handler(syn, args, parts),
             "PrivateRegion" => {
                 self.omp_block_arg_region(syn, name, &[OmpClause::Private], args, parts)
             }
@@ -767,6 +770,122 @@ impl<'a> Parser<'a> {
         let region = self.m.new_region();
         self.parse_region_into(region, &entry)?;
         parts.regions[*region_var] = vec![region];
+        Ok(())
+    }
+
+    /// An integer as `parseInteger` reads it: `-`? digits, in `i64`.
+    fn directive_integer(&mut self) -> Result<i64> {
+        let neg = self.eat(Tok::Minus);
+        let t = self.expect(Tok::Integer, "integer value")?;
+        let digits = lossy(&self.src[t.start..t.end]);
+        match digits.parse::<i64>() {
+            Ok(v) if neg => Ok(-v),
+            Ok(v) => Ok(v),
+            Err(_) => self.err_at(t.start, "integer value too large"),
+        }
+    }
+
+    /// `custom<TransformMatchDims>($dims, $is_inverted, $is_all)` (MLIR's
+    /// `parseTransformMatchDims`): `all`, or `except(` a list `)`, or a
+    /// list of integers.
+    fn transform_match_dims(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let [Element::Var(Var::Attr(dims)), Element::Var(Var::Attr(inverted)), Element::Var(Var::Attr(all))] =
+            args
+        else {
+            return self.unsupported(syn, at, "a `custom<TransformMatchDims>` argument");
+        };
+        if self.is_kw("all") {
+            self.bump();
+            parts.attrs[*all] = Some(self.unit_attr);
+            // The list property left unset holds its default, empty.
+            parts.attrs[*dims] = Some(self.parse_attr_text("array<i64>", at)?);
+            return Ok(());
+        }
+        let except = self.is_kw("except");
+        if except {
+            self.bump();
+            parts.attrs[*inverted] = Some(self.unit_attr);
+            self.expect(Tok::LParen, "'('")?;
+        }
+        let mut values = vec![self.directive_integer()?.to_string()];
+        while self.eat(Tok::Comma) {
+            values.push(self.directive_integer()?.to_string());
+        }
+        parts.attrs[*dims] =
+            Some(self.parse_attr_text(&format!("array<i64: {}>", values.join(", ")), at)?);
+        if except {
+            self.expect(Tok::RParen, "')'")?;
+        }
+        Ok(())
+    }
+
+    /// `custom<LevelRange>($lo, $hi)` (sparse_tensor's `parseLevelRange`):
+    /// `lo (to hi)?`, `hi` defaulting to `lo + 1`, both `index`
+    /// attributes; `hi` must exceed `lo`.
+    fn level_range(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let [Element::Var(Var::Attr(lo)), Element::Var(Var::Attr(hi))] = args else {
+            return self.unsupported(syn, at, "a `custom<LevelRange>` argument");
+        };
+        let level = |p: &mut Self| -> Result<u64> {
+            let t = p.expect(Tok::Integer, "integer value")?;
+            match lossy(&p.src[t.start..t.end]).parse::<u64>() {
+                Ok(v) => Ok(v),
+                Err(_) => p.err_at(t.start, "integer value too large"),
+            }
+        };
+        let l = level(self)?;
+        let h = if self.is_kw("to") {
+            self.bump();
+            level(self)?
+        } else {
+            l.saturating_add(1)
+        };
+        if h <= l {
+            return self.sem_err_at(at, "expect larger level upper bound than lower bound");
+        }
+        let index = self.m.ctx.intern_type(TypeData::Index);
+        for (slot, v) in [(*lo, l), (*hi, h)] {
+            parts.attrs[slot] = Some(self.m.ctx.intern_attr(AttrData::Integer {
+                ty: index,
+                value: BigInt::from(v),
+            }));
+        }
+        Ok(())
+    }
+
+    /// `custom<OffloadingHandler>($handler)` (gpu's
+    /// `parseOffloadingHandler`): `<attr>`, or `#gpu.select_object` when
+    /// left out.
+    fn offloading_handler(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let [Element::Var(Var::Attr(handler))] = args else {
+            return self.unsupported(syn, at, "a `custom<OffloadingHandler>` argument");
+        };
+        let a = if self.eat(Tok::Less) {
+            let a = self.parse_attr(None)?;
+            self.expect(Tok::Greater, "'>'")?;
+            a
+        } else {
+            self.parse_attr_text("#gpu.select_object", at)?
+        };
+        parts.attrs[*handler] = Some(a);
         Ok(())
     }
 
