@@ -52,6 +52,9 @@ impl<'a> Parser<'a> {
             }
             "CreateOperationOpResults" => self.create_operation_op_results(syn, args, parts),
             "TransformMatchDims" => self.transform_match_dims(syn, args, parts),
+            "Var" => self.acc_var(syn, args, parts),
+            "VarPtrType" => self.acc_var_ptr_type(syn, args, parts),
+            "AccVar" => self.acc_acc_var(syn, args, parts),
             "LevelRange" => self.level_range(syn, args, parts),
             "OffloadingHandler" => self.offloading_handler(syn, args, parts),
             "PrivateRegion" => {
@@ -886,6 +889,96 @@ impl<'a> Parser<'a> {
             self.parse_attr_text("#gpu.select_object", at)?
         };
         parts.attrs[*handler] = Some(a);
+        Ok(())
+    }
+
+    /// `custom<Var>($var)` (OpenACC's `parseVar`): `varPtr(` or `var(`,
+    /// then the operand; its type and `)` follow in `custom<VarPtrType>`.
+    fn acc_var(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let [Element::Var(Var::Operand(var))] = args else {
+            return self.unsupported(syn, self.tok.start, "a `custom<Var>` argument");
+        };
+        if self.is_kw("varPtr") || self.is_kw("var") {
+            self.bump();
+        } else {
+            return self.err("expected 'var'");
+        }
+        self.expect(Tok::LParen, "'('")?;
+        parts.operands[*var] = vec![self.parse_value_use()?];
+        Ok(())
+    }
+
+    /// `custom<VarPtrType>(type($var), $varType)` (OpenACC's
+    /// `parseVarPtrType`): the operand's type, `)`, then `varType(type)`,
+    /// else the element type of a memref operand (its `PointerLikeType`
+    /// model); other pointer-like types without `varType` are refused.
+    fn acc_var_ptr_type(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let [Element::Type(t), Element::Var(Var::Attr(var_type))] = args else {
+            return self.unsupported(syn, at, "a `custom<VarPtrType>` argument");
+        };
+        let Element::Var(Var::Operand(var)) = **t else {
+            return self.unsupported(syn, at, "a `custom<VarPtrType>` argument");
+        };
+        let ty = self.parse_type()?;
+        self.expect(Tok::RParen, "')'")?;
+        let var_ty = if self.is_kw("varType") {
+            self.bump();
+            self.expect(Tok::LParen, "'('")?;
+            let v = self.parse_type()?;
+            self.expect(Tok::RParen, "')'")?;
+            v
+        } else {
+            match self.m.ctx.ty(ty) {
+                TypeData::MemRef { elem, .. } => *elem,
+                TypeData::Integer { .. } | TypeData::Float(_) | TypeData::Index => ty,
+                _ => {
+                    return self.unsupported(syn, at, "the element type of this pointer-like type")
+                }
+            }
+        };
+        parts.operand_types[var] = Some(vec![ty]);
+        parts.attrs[*var_type] = Some(self.m.ctx.intern_attr(AttrData::Type(var_ty)));
+        Ok(())
+    }
+
+    /// `custom<AccVar>($accVar, type($accVar))` (OpenACC's `parseAccVar`):
+    /// `accPtr(` or `accVar(`, the operand, `:` its type, `)`.
+    fn acc_acc_var(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let [Element::Var(Var::Operand(var)), Element::Type(t)] = args else {
+            return self.unsupported(syn, at, "a `custom<AccVar>` argument");
+        };
+        if !matches!(**t, Element::Var(Var::Operand(i)) if i == *var) {
+            return self.unsupported(syn, at, "a `custom<AccVar>` argument");
+        }
+        if self.is_kw("accPtr") || self.is_kw("accVar") {
+            self.bump();
+        } else {
+            return self.err("expected 'accVar'");
+        }
+        self.expect(Tok::LParen, "'('")?;
+        let u = self.parse_value_use()?;
+        self.expect(Tok::Colon, "':'")?;
+        let ty = self.parse_type()?;
+        self.expect(Tok::RParen, "')'")?;
+        parts.operands[*var] = vec![u];
+        parts.operand_types[*var] = Some(vec![ty]);
         Ok(())
     }
 
