@@ -468,6 +468,64 @@ impl<'a> Parser<'a> {
         Ok((props, mask_type))
     }
 
+    /// `pdl_interp.foreach %arg : type in %range region attr-dict? ->
+    /// ^successor` (MLIR's `ForEachOp::parse`): the range is a
+    /// `!pdl.range<…>` of the argument's pdl type.
+    pub(super) fn parse_pdl_interp_foreach(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let arg = self.parse_value_use()?;
+        self.expect(Tok::Colon, "':'")?;
+        let type_at = self.tok.start;
+        let ty = self.parse_type()?;
+        let loc = self.optional_trailing_loc()?;
+        if !self.is_kw("in") {
+            return self.err("expected 'in' after loop variable");
+        }
+        self.bump();
+        let range_use = self.parse_value_use()?;
+        let inner = match self.m.ctx.ty(ty) {
+            TypeData::Dialect(body) if &*body.dialect == "pdl" => match &body.pieces[..] {
+                [BodyPiece::Text(t)] => t.to_string(),
+                _ => return self.unsupported(syn, type_at, "this loop variable type"),
+            },
+            _ => return self.unsupported(syn, type_at, "a loop variable of a non-pdl type"),
+        };
+        let range = self.parse_type_text(&format!("!pdl.range<{inner}>"), type_at)?;
+        let mut operands = Vec::new();
+        let at = self.tok.start;
+        self.resolve_operands(&[range_use], &[range], at, &mut operands)?;
+        let region = self.m.new_region();
+        let entry = [EntryArg {
+            name: arg.0,
+            at: arg.2,
+            ty,
+            loc,
+        }];
+        self.parse_region_into(region, &entry)?;
+        let attrs = self.optional_attr_dict()?;
+        self.expect(Tok::Arrow, "'->'")?;
+        let successor = self.parse_block_ref()?;
+        let name = self.m.op_names.intern(syn.name.as_bytes());
+        let (properties, attributes) =
+            self.split_properties(syn.name.as_bytes(), Vec::new(), attrs, None);
+        let properties = self.with_default_properties(name, properties, name_at)?;
+        self.finish_custom_op(
+            name,
+            &operands,
+            &[],
+            vec![successor],
+            properties,
+            attributes,
+            vec![region],
+            name_at,
+            results_start,
+        )
+    }
+
     /// `shape.assuming %witness (-> types)? region attr-dict?` (MLIR's
     /// `AssumingOp::parse`): the witness is a `!shape.witness`, the region
     /// ends with `shape.assuming_yield` where the text leaves it out.

@@ -58,6 +58,10 @@ type HandWritten = for<'p> fn(&mut Parser<'p>, &'static OpSyntax, usize, usize) 
 /// The ops whose C++ parsers are ported, by name.
 const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("func.func", |p, s, at, r| p.parse_function_op(s, at, r)),
+    ("async.func", |p, s, at, r| p.parse_function_op(s, at, r)),
+    ("pdl_interp.foreach", |p, s, at, r| {
+        p.parse_pdl_interp_foreach(s, at, r)
+    }),
     ("linalg.transpose", |p, s, at, r| {
         p.parse_linalg_identity_op(s, "permutation", at, r)
     }),
