@@ -222,6 +222,18 @@ def attr_entry(R, defs, name, d, optional):
         e["kind"] = "type"
     elif storage in defs.attrs:
         e.update(kind="def", **{"def": defs.attrs[storage][0]})
+        # An `EnumAttr` of a dialect: its cases, for parsers that read the
+        # bare keyword (tosa's `nan_mode = PROPAGATE`).
+        enum = br.get("enum") if isinstance(br.get("enum"), dict) else r.get("enum")
+        if isinstance(enum, dict):
+            en = G.def_name(enum, base + ".enum")
+            er = R.rec(en)
+            if "EnumInfo" in er["!superclasses"] or "EnumAttrInfo" in er["!superclasses"]:
+                cases = []
+                for c in er.get("enumerants") or []:
+                    cr = R.rec(G.def_name(c, en + ".enumerants"))
+                    cases.append([G.str_field(cr, "str"), cr.get("value")])
+                e["cases"] = cases
     else:
         e.update(kind="attr", storage=storage)
         vt = br.get("valueType")

@@ -468,6 +468,90 @@ impl<'a> Parser<'a> {
         Ok((props, mask_type))
     }
 
+    /// tosa's ops with an enum attribute written as a bare keyword (MLIR's
+    /// `parseWithEnumHandling`: `argmax`, `clamp`, `rescale`, `resize`, …):
+    /// operands, `{name = value, …}` where the op's enum attribute (the
+    /// one its data gives cases for: `nan_mode`, `rounding_mode`, `mode`)
+    /// may be a bare case keyword, then `: (inputs) -> result`.
+    pub(super) fn parse_tosa_with_enum(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let Some(spec) = syn
+            .attrs
+            .iter()
+            .find(|a| a.kind == AttrKind::Def && !a.cases.is_empty())
+        else {
+            return self.unsupported(syn, name_at, "its enum attribute");
+        };
+        let mut uses = vec![self.parse_value_use()?];
+        while self.eat(Tok::Comma) {
+            uses.push(self.parse_value_use()?);
+        }
+        let mut entries: Vec<(Bytes, AttrId)> = Vec::new();
+        if self.eat(Tok::LBrace) && !self.eat(Tok::RBrace) {
+            loop {
+                if !self.is(Tok::BareIdent) {
+                    return self.err("expected attribute name");
+                }
+                let key = self.spelling().to_vec();
+                self.bump();
+                self.expect(Tok::Equal, "'='")?;
+                let value = if key == spec.name.as_bytes() && self.is(Tok::BareIdent) {
+                    let kw_at = self.tok.start;
+                    let kw = lossy(self.spelling());
+                    self.bump();
+                    if !spec.cases.iter().any(|(c, _)| *c == kw) {
+                        let what = if spec.name == "mode" {
+                            "resize mode".to_string()
+                        } else {
+                            spec.name.clone()
+                        };
+                        return self.err_at(self.tok.start, format!("invalid {what} value: {kw}"));
+                    }
+                    let def = spec.def.as_deref().unwrap_or_default();
+                    self.parse_attr_text(&format!("#{def}<{kw}>"), kw_at)?
+                } else {
+                    self.parse_attr(None)?
+                };
+                entries.push((key.into(), value));
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::RBrace, "'}'")?;
+        }
+        self.expect(Tok::Colon, "':'")?;
+        let type_at = self.tok.start;
+        let fty = self.parse_type()?;
+        let TypeData::Function { inputs, results } = self.m.ctx.ty(fty).clone() else {
+            return self.sem_err_at(type_at, "invalid kind of type specified");
+        };
+        let mut operands = Vec::new();
+        let at = self.tok.start;
+        self.resolve_operands(&uses, &inputs, at, &mut operands)?;
+        let Some(&result) = results.first() else {
+            return self.sem_err_at(type_at, "expected a result type");
+        };
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        if entries.windows(2).any(|w| w[0].0 == w[1].0) {
+            return self.unsupported(syn, name_at, "an attribute given twice");
+        }
+        let attrs = self.m.ctx.intern_attr(AttrData::Dictionary(entries));
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &[result],
+            Vec::new(),
+            Some(attrs),
+            Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
+
     /// `pdl_interp.foreach %arg : type in %range region attr-dict? ->
     /// ^successor` (MLIR's `ForEachOp::parse`): the range is a
     /// `!pdl.range<…>` of the argument's pdl type.

@@ -59,6 +59,34 @@ type HandWritten = for<'p> fn(&mut Parser<'p>, &'static OpSyntax, usize, usize) 
 const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("func.func", |p, s, at, r| p.parse_function_op(s, at, r)),
     ("async.func", |p, s, at, r| p.parse_function_op(s, at, r)),
+    ("tosa.apply_scale", |p, s, at, r| {
+        p.parse_tosa_with_enum(s, at, r)
+    }),
+    ("tosa.argmax", |p, s, at, r| {
+        p.parse_tosa_with_enum(s, at, r)
+    }),
+    ("tosa.clamp", |p, s, at, r| p.parse_tosa_with_enum(s, at, r)),
+    ("tosa.max_pool2d", |p, s, at, r| {
+        p.parse_tosa_with_enum(s, at, r)
+    }),
+    ("tosa.maximum", |p, s, at, r| {
+        p.parse_tosa_with_enum(s, at, r)
+    }),
+    ("tosa.minimum", |p, s, at, r| {
+        p.parse_tosa_with_enum(s, at, r)
+    }),
+    ("tosa.reduce_max", |p, s, at, r| {
+        p.parse_tosa_with_enum(s, at, r)
+    }),
+    ("tosa.reduce_min", |p, s, at, r| {
+        p.parse_tosa_with_enum(s, at, r)
+    }),
+    ("tosa.rescale", |p, s, at, r| {
+        p.parse_tosa_with_enum(s, at, r)
+    }),
+    ("tosa.resize", |p, s, at, r| {
+        p.parse_tosa_with_enum(s, at, r)
+    }),
     ("pdl_interp.foreach", |p, s, at, r| {
         p.parse_pdl_interp_foreach(s, at, r)
     }),
