@@ -771,7 +771,11 @@ impl<'a> Parser<'a> {
     }
 
     /// How many of `n` values each group of `specs` gets: one per single
-    /// group, and the rest to the one variadic or optional group.
+    /// group, and the rest to the one variadic or optional group. Several
+    /// variadic groups without a segment-size attribute share the rest
+    /// equally, as ODS's generated accessors assume
+    /// (`getODSResultIndexAndLength`); with one, the split is not in the
+    /// list and is refused.
     pub(super) fn spread(
         &self,
         syn: &OpSyntax,
@@ -781,18 +785,25 @@ impl<'a> Parser<'a> {
     ) -> Result<Vec<usize>> {
         let singles = specs.iter().filter(|s| s.arity == Arity::Single).count();
         let others = specs.len() - singles;
-        if others > 1 || n < singles {
+        let flags = syn.flags();
+        let segmented = if std::ptr::eq(specs, syn.operands.as_slice()) {
+            flags.attr_sized_operand_segments
+        } else {
+            flags.attr_sized_result_segments
+        };
+        let plain_variadic = specs
+            .iter()
+            .all(|s| matches!(s.arity, Arity::Single | Arity::Variadic));
+        if n < singles
+            || (others > 1
+                && (segmented || !plain_variadic || !(n - singles).is_multiple_of(others)))
+        {
             return self.unsupported(syn, at, "values of several variadic groups in one list");
         }
+        let each = (n - singles).checked_div(others).unwrap_or(0);
         Ok(specs
             .iter()
-            .map(|s| {
-                if s.arity == Arity::Single {
-                    1
-                } else {
-                    n - singles
-                }
-            })
+            .map(|s| if s.arity == Arity::Single { 1 } else { each })
             .collect())
     }
 
