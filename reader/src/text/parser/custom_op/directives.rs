@@ -13,6 +13,8 @@ enum OmpClause {
     Private,
     /// `reduction(byref? @sym %v -> %a, … : types)`; `mod: …` is refused.
     Reduction,
+    /// `task_reduction(byref? @sym %v -> %a, … : types)`.
+    TaskReduction,
 }
 
 impl OmpClause {
@@ -21,6 +23,7 @@ impl OmpClause {
             OmpClause::InReduction => "in_reduction",
             OmpClause::Private => "private",
             OmpClause::Reduction => "reduction",
+            OmpClause::TaskReduction => "task_reduction",
         }
     }
 }
@@ -74,6 +77,9 @@ impl<'a> Parser<'a> {
                 args,
                 parts,
             ),
+            "TaskReductionRegion" => {
+                self.omp_block_arg_region(syn, name, &[OmpClause::TaskReduction], args, parts)
+            }
             "InReductionPrivateReductionRegion" => self.omp_block_arg_region(
                 syn,
                 name,
@@ -647,8 +653,8 @@ impl<'a> Parser<'a> {
     /// The directive's arguments are the region, then per clause its
     /// variables, their types and attributes in ODS order (`private`:
     /// symbols, barrier; `reduction`: modifier, then variables, types,
-    /// `byref` flags and symbols; `in_reduction`: the same without the
-    /// modifier).
+    /// `byref` flags and symbols; `in_reduction` and `task_reduction`: the
+    /// same without the modifier).
     fn omp_block_arg_region(
         &mut self,
         syn: &'static OpSyntax,

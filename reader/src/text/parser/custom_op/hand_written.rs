@@ -611,19 +611,24 @@ impl<'a> Parser<'a> {
     }
 
     /// `shape.assuming %witness (-> types)? region attr-dict?` (MLIR's
-    /// `AssumingOp::parse`): the witness is a `!shape.witness`, the region
-    /// ends with `shape.assuming_yield` where the text leaves it out.
-    pub(super) fn parse_shape_assuming(
+    /// `AssumingOp::parse`: the witness a `!shape.witness`) and
+    /// `memref.alloca_scope (-> types)? region attr-dict?`
+    /// (`AllocaScopeOp::parse`): the region ends with the op's implicit
+    /// terminator where the text leaves it out.
+    pub(super) fn parse_scoped_region_op(
         &mut self,
         syn: &'static OpSyntax,
+        witness: bool,
         name_at: usize,
         results_start: usize,
     ) -> Result<OpId> {
-        let cond = self.parse_value_use()?;
-        let witness = self.parse_type_text("!shape.witness", name_at)?;
         let mut operands = Vec::new();
-        let at = self.tok.start;
-        self.resolve_operands(&[cond], &[witness], at, &mut operands)?;
+        if witness {
+            let cond = self.parse_value_use()?;
+            let ty = self.parse_type_text("!shape.witness", name_at)?;
+            let at = self.tok.start;
+            self.resolve_operands(&[cond], &[ty], at, &mut operands)?;
+        }
         let result_types = if self.eat(Tok::Arrow) {
             self.arrow_type_list_rest()?
         } else {

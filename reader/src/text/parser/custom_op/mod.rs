@@ -126,8 +126,11 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("vector.transfer_write", |p, s, at, r| {
         p.parse_transfer_write(s, at, r)
     }),
+    ("memref.alloca_scope", |p, s, at, r| {
+        p.parse_scoped_region_op(s, false, at, r)
+    }),
     ("shape.assuming", |p, s, at, r| {
-        p.parse_shape_assuming(s, at, r)
+        p.parse_scoped_region_op(s, true, at, r)
     }),
     ("shape.const_shape", |p, s, at, r| {
         p.parse_const_shape(s, at, r)
