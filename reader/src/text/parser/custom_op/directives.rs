@@ -628,18 +628,7 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         self.expect(Tok::LParen, "'('")?;
-        let mut uses = Vec::new();
-        if self.is(Tok::PercentId) {
-            uses.push(self.parse_value_use()?);
-            while self.eat(Tok::Comma) {
-                uses.push(self.parse_value_use()?);
-            }
-        }
-        self.expect(Tok::Colon, "':'")?;
-        let mut types = vec![self.parse_type()?];
-        while self.eat(Tok::Comma) {
-            types.push(self.parse_type()?);
-        }
+        let (uses, types) = self.uses_colon_types()?;
         self.expect(Tok::RParen, "')'")?;
         parts.operands[*values] = uses;
         parts.operand_types[*values] = Some(types);

@@ -67,18 +67,7 @@ impl<'a> Parser<'a> {
             self.bump();
             self.expect(Tok::LParen, "'('")?;
             let at = self.tok.start;
-            let mut uses = Vec::new();
-            if self.is(Tok::PercentId) {
-                uses.push(self.parse_value_use()?);
-                while self.eat(Tok::Comma) {
-                    uses.push(self.parse_value_use()?);
-                }
-            }
-            self.expect(Tok::Colon, "':'")?;
-            let mut types = vec![self.parse_type()?];
-            while self.eat(Tok::Comma) {
-                types.push(self.parse_type()?);
-            }
+            let (uses, types) = self.uses_colon_types()?;
             self.expect(Tok::RParen, "')'")?;
             groups[i] = (uses, types, at);
         }
@@ -184,6 +173,47 @@ impl<'a> Parser<'a> {
         )
     }
 
+    /// MLIR's `parseDstStyleOp`: the common parts without segment sizes,
+    /// a result per ranked tensor output, the attribute `required = [i64,
+    /// …]` where the op has one, then an optional dictionary. The parts,
+    /// the result types and all the attributes read.
+    #[allow(clippy::type_complexity)]
+    fn dst_style_parts(
+        &mut self,
+        required: Option<&str>,
+    ) -> Result<(StructuredParts, Vec<TypeId>, Vec<(Bytes, AttrId)>)> {
+        let mut parts = self.structured_parts(false)?;
+        let result_types: Vec<TypeId> = parts
+            .out_types
+            .iter()
+            .copied()
+            .filter(|&t| matches!(self.m.ctx.ty(t), TypeData::RankedTensor { .. }))
+            .collect();
+        let mut entries = std::mem::take(&mut parts.entries);
+        if let Some(attr) = required {
+            if !self.is_kw(attr) {
+                return self.err(format!("expected '{attr}'"));
+            }
+            self.bump();
+            self.expect(Tok::Equal, "'='")?;
+            if !self.is(Tok::LSquare) {
+                return self.err("expected '['");
+            }
+            let value = self.bracketed_dense_array("i64")?;
+            entries.retain(|(k, _)| &k[..] != attr.as_bytes());
+            entries.push((attr.as_bytes().into(), value));
+        }
+        if let Some(d) = self.optional_attr_dict()? {
+            if let AttrData::Dictionary(more) = self.m.ctx.attr(d) {
+                for (k, v) in more.clone() {
+                    entries.retain(|(n, _)| *n != k);
+                    entries.push((k, v));
+                }
+            }
+        }
+        Ok((parts, result_types, entries))
+    }
+
     /// `linalg.transpose` and `linalg.broadcast` (their `parse`: MLIR's
     /// `parseDstStyleOp` with the required `attr = [i64, …]`, then
     /// `buildIdentityRegion`): `ins(…) outs(…) attr = […] attr-dict?`, a
@@ -196,33 +226,7 @@ impl<'a> Parser<'a> {
         name_at: usize,
         results_start: usize,
     ) -> Result<OpId> {
-        let parts = self.structured_parts(false)?;
-        let result_types: Vec<TypeId> = parts
-            .out_types
-            .iter()
-            .copied()
-            .filter(|&t| matches!(self.m.ctx.ty(t), TypeData::RankedTensor { .. }))
-            .collect();
-        let mut entries = parts.entries;
-        if !self.is_kw(attr) {
-            return self.err(format!("expected '{attr}'"));
-        }
-        self.bump();
-        self.expect(Tok::Equal, "'='")?;
-        if !self.is(Tok::LSquare) {
-            return self.err("expected '['");
-        }
-        let value = self.bracketed_dense_array("i64")?;
-        entries.retain(|(k, _)| &k[..] != attr.as_bytes());
-        entries.push((attr.as_bytes().into(), value));
-        if let Some(d) = self.optional_attr_dict()? {
-            if let AttrData::Dictionary(more) = self.m.ctx.attr(d) {
-                for (k, v) in more.clone() {
-                    entries.retain(|(n, _)| *n != k);
-                    entries.push((k, v));
-                }
-            }
-        }
+        let (parts, result_types, entries) = self.dst_style_parts(Some(attr))?;
         let region = self.m.new_region();
         let block = self.m.new_block();
         self.m.push_block(region, block);
@@ -292,35 +296,7 @@ impl<'a> Parser<'a> {
             self.expect(Tok::RBrace, "'}'")?;
             payload = Some((name, attrs, at));
         }
-        let parts = self.structured_parts(false)?;
-        let result_types: Vec<TypeId> = parts
-            .out_types
-            .iter()
-            .copied()
-            .filter(|&t| matches!(self.m.ctx.ty(t), TypeData::RankedTensor { .. }))
-            .collect();
-        let mut entries = parts.entries;
-        if let Some(attr) = required {
-            if !self.is_kw(attr) {
-                return self.err(format!("expected '{attr}'"));
-            }
-            self.bump();
-            self.expect(Tok::Equal, "'='")?;
-            if !self.is(Tok::LSquare) {
-                return self.err("expected '['");
-            }
-            let value = self.bracketed_dense_array("i64")?;
-            entries.retain(|(k, _)| &k[..] != attr.as_bytes());
-            entries.push((attr.as_bytes().into(), value));
-        }
-        if let Some(d) = self.optional_attr_dict()? {
-            if let AttrData::Dictionary(more) = self.m.ctx.attr(d) {
-                for (k, v) in more.clone() {
-                    entries.retain(|(n, _)| *n != k);
-                    entries.push((k, v));
-                }
-            }
-        }
+        let (parts, result_types, entries) = self.dst_style_parts(required)?;
         let region = self.m.new_region();
         match payload {
             Some((name, attrs, at)) => {

@@ -604,6 +604,24 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// `%a, %b : t1, t2` (MLIR's `parseOperandList` then
+    /// `parseColonTypeList`): the uses, maybe none, and at least one type.
+    fn uses_colon_types(&mut self) -> Result<(Vec<Use<'a>>, Vec<TypeId>)> {
+        let mut uses = Vec::new();
+        if self.is(Tok::PercentId) {
+            uses.push(self.parse_value_use()?);
+            while self.eat(Tok::Comma) {
+                uses.push(self.parse_value_use()?);
+            }
+        }
+        self.expect(Tok::Colon, "':'")?;
+        let mut types = vec![self.parse_type()?];
+        while self.eat(Tok::Comma) {
+            types.push(self.parse_type()?);
+        }
+        Ok((uses, types))
+    }
+
     /// A dense array of `elem` written `[1, 2]`, at the current `[`
     /// (`DenseArrayAttr::parse` without its `array<…>`).
     fn bracketed_dense_array(&mut self, elem: &str) -> Result<AttrId> {
