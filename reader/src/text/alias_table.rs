@@ -7,9 +7,10 @@
 //! to value for the numbers the directory does not reach. The directory
 //! starts at the page of the first number its prefix meets (a table may
 //! start in the middle of the count: the second thread of a split parse
-//! meets `#loc170000` first, SPEC.md §3.5) and grows only while it has
-//! fewer pages than twice its prefix's entries plus `SLACK`, and a page
-//! is made only for an entry, so input cannot make a table large.
+//! meets `#loc170000` first, SPEC.md §3.5) and grows, up or down, only
+//! while it spans fewer pages than `DIR_PER_ENTRY` times its prefix's
+//! entries plus `SLACK`, and a page is made only for an entry, so input
+//! cannot make a table large.
 //! Numbers printed out of order (mlir-opt defines the aliases of file
 //! locations before the op and those of call sites after it, the uses
 //! jumping between the two counts) stay in pages: sparse, not hashed.
@@ -22,8 +23,10 @@ const NONE: u32 = u32::MAX;
 /// Slots per page.
 const PAGE: usize = 16;
 
-/// A directory grows to reach a page only while the page's index is
-/// below twice its prefix's entries plus this.
+/// A directory spans at most this many pages per entry of its prefix,
+/// plus `SLACK`: 16 bytes per entry (a page, 64 bytes, is made only for
+/// an entry).
+const DIR_PER_ENTRY: usize = 4;
 const SLACK: usize = 16;
 
 /// A page index in a directory where no page is.
@@ -75,16 +78,33 @@ impl Numbered {
         }
     }
 
+    /// The most pages the directory may span.
+    fn dir_bound(&self) -> usize {
+        DIR_PER_ENTRY * self.entries + SLACK
+    }
+
     /// The slot for `n`, its page made, if the directory reaches or may
-    /// grow to reach it.
+    /// grow to reach it, up or down.
     fn slot_for_insert(&mut self, n: usize) -> Option<&mut u32> {
         let page = n / PAGE;
         if self.dir.is_empty() {
             self.first_page = page;
         }
-        let d = page.checked_sub(self.first_page)?;
+        if page < self.first_page {
+            // Down: by at least as many pages as it spans (each page moves
+            // once per doubling), as far as the bound lets it.
+            let needed = self.first_page - page;
+            let room = self.dir_bound().checked_sub(self.dir.len())?;
+            if needed >= room {
+                return None;
+            }
+            let grow = needed.max(self.dir.len().min(self.first_page).min(room - 1));
+            self.dir.splice(0..0, std::iter::repeat_n(NO_PAGE, grow));
+            self.first_page -= grow;
+        }
+        let d = page - self.first_page;
         if d >= self.dir.len() {
-            if d >= 2 * self.entries + SLACK {
+            if d >= self.dir_bound() {
                 return None;
             }
             self.dir.resize(d + 1, NO_PAGE);
@@ -405,7 +425,8 @@ mod tests {
     }
 
     /// A table that meets `loc170000` first keeps the count from there
-    /// in its directory; numbers below the first are found in the map.
+    /// in its directory, which grows down for numbers below the first;
+    /// numbers out of its reach are found in the map.
     #[test]
     fn counting_up_from_the_middle_stays_dense() {
         let mut t = AliasTable::default();
@@ -421,7 +442,10 @@ mod tests {
         assert_eq!(loc(&t).pages.len(), 10_000 / PAGE);
         assert_eq!(t.insert(b"loc169999", 7), None);
         assert_eq!(t.insert(b"loc5", 8), None);
-        assert_eq!(loc(&t).far.len(), 2);
+        assert_eq!(t.insert(b"loc999999999", 9), None);
+        assert_eq!(loc(&t).first_page, 0);
+        assert_eq!(loc(&t).far.len(), 1);
+        assert_eq!(t.get(b"loc999999999"), Some(9));
         for (i, n) in names.iter().enumerate() {
             assert_eq!(t.get(n), Some(i as u32));
         }
@@ -444,7 +468,7 @@ mod tests {
 
     /// Counting up keeps every number in pages; a sparse count (one
     /// number in 1000) makes a page per entry and a directory within
-    /// twice the entries.
+    /// its bound.
     #[test]
     fn counting_up_stays_dense() {
         let mut t = AliasTable::default();
@@ -466,7 +490,7 @@ mod tests {
             t.insert(n, 1);
         }
         let x = t.numbered.get(b"x").expect("the x prefix");
-        assert!(x.dir.len() <= 2 * x.entries + SLACK);
+        assert!(x.dir.len() <= DIR_PER_ENTRY * x.entries + SLACK);
         assert!(x.pages.len() <= x.entries);
         for n in &every_other {
             assert_eq!(t.get(n), Some(1));
@@ -487,7 +511,7 @@ mod tests {
         for (i, n) in names.iter().enumerate() {
             assert_eq!(t.insert(n, i as u32), None);
         }
-        assert!(loc(&t).far.len() < 7_000);
+        assert!(loc(&t).far.len() < 4_000);
         for (i, n) in names.iter().enumerate() {
             assert_eq!(t.get(n), Some(i as u32));
         }
@@ -520,5 +544,24 @@ mod tests {
         assert_eq!(t.get(b"p1x2"), None);
         assert_eq!(t.remove(b"p99x99"), Some(99));
         assert_eq!(t.get(b"p99x99"), None);
+    }
+
+    /// Counting down grows the directory down, each page moved once per
+    /// doubling of its length, and keeps every number in pages.
+    #[test]
+    fn counting_down_stays_in_pages() {
+        let mut t = AliasTable::default();
+        let names: Vec<Vec<u8>> = (0..20_000)
+            .rev()
+            .map(|i| format!("loc{i}").into_bytes())
+            .collect();
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(t.insert(n, i as u32), None);
+        }
+        assert!(loc(&t).far.is_empty());
+        assert_eq!(loc(&t).first_page, 0);
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(t.get(n), Some(i as u32));
+        }
     }
 }
