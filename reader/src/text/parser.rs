@@ -395,6 +395,10 @@ struct Parser<'a> {
     default_dialects: Vec<&'static str>,
     /// The types custom ops name by their text (`i1`), parsed once.
     custom_types: HashMap<String, TypeId>,
+    /// The attributes custom ops spell as text (`#arith.fastmath<fast>`,
+    /// `3 : i32`), by that text: each is parsed once per parse
+    /// (`custom_op::parse_attr_text`).
+    custom_attrs: HashMap<Box<str>, AttrId>,
     /// Where a custom op's location comes from when no `loc(…)` follows
     /// it, if its parser says otherwise than its name (SPEC.md §11.2).
     custom_loc: Option<custom_op::CustomLoc>,
@@ -480,6 +484,7 @@ impl<'a> Parser<'a> {
             // The implicit top-level op is a `builtin.module`.
             default_dialects: vec!["builtin"],
             custom_types: HashMap::default(),
+            custom_attrs: HashMap::default(),
             custom_loc: None,
         }
     }

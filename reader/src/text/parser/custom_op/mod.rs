@@ -581,7 +581,26 @@ impl<'a> Parser<'a> {
 
     /// An attribute from text the syntax implies (`array<i64: 1, 2>`,
     /// `#arith.overflow<nsw>`), at `at` for errors.
+    /// The same text gives the same attribute, so it is parsed once: the
+    /// context interns it (its id stays valid through a split parse, whose
+    /// merge keeps this thread's ids). Not kept: a `distinct` or
+    /// `dense_resource` attribute (a parse makes a new distinct id), and
+    /// text longer than [`CUSTOM_ATTR_TEXT_MAX`], hardly ever repeated.
     fn parse_attr_text(&mut self, text: &str, at: usize) -> Result<AttrId> {
+        if let Some(&a) = self.custom_attrs.get(text) {
+            return Ok(a);
+        }
+        let a = self.parse_attr_text_once(text, at)?;
+        if text.len() <= CUSTOM_ATTR_TEXT_MAX
+            && !text.contains("distinct")
+            && !text.contains("dense_resource")
+        {
+            self.custom_attrs.insert(text.into(), a);
+        }
+        Ok(a)
+    }
+
+    fn parse_attr_text_once(&mut self, text: &str, at: usize) -> Result<AttrId> {
         let mut m = std::mem::take(&mut self.m);
         // Read as this parse reads attributes: a dialect whose hook parses
         // its bodies gets its body split, as in the text itself.
@@ -658,6 +677,9 @@ impl<'a> Parser<'a> {
         Ok(t)
     }
 }
+
+/// The longest attribute text [`Parser::parse_attr_text`] keeps.
+const CUSTOM_ATTR_TEXT_MAX: usize = 64;
 
 /// Which values a type-matching trait ties together.
 enum Tie<'n> {
