@@ -25,9 +25,13 @@ pub struct SplitPlan {
     pub trailer_start: usize,
 }
 
-/// The plan for `src`, the split chosen so that the first thread's run of
-/// operations (`op_start..split`) is `first_share` of everything either
-/// thread parses (the operations and the definitions after them).
+/// The plan for `src`, the split chosen so that what the first thread
+/// parses (the definitions before the op, which it parses alone before
+/// the second thread starts, and the operations `op_start..split`) is
+/// `first_share` of everything either thread parses (those, the
+/// operations after them and the definitions after the op). The
+/// definitions before the op are few in the generic form mlir-opt prints
+/// and 5% of the file in its custom form (`#locN = loc("file":l:c)`).
 pub fn find(src: &[u8], first_share: f64) -> Option<SplitPlan> {
     let op_start = first_op_line(src)?;
     let body_end = last_line_starting_with(src, b'}')?;
@@ -35,8 +39,8 @@ pub fn find(src: &[u8], first_share: f64) -> Option<SplitPlan> {
         return None;
     }
     let trailer_start = next_line(src, body_end).unwrap_or(src.len());
-    let work = (body_end - op_start) + (src.len() - trailer_start);
-    let target = op_start + (work as f64 * first_share.clamp(0.0, 1.0)) as usize;
+    let work = body_end + (src.len() - trailer_start);
+    let target = (work as f64 * first_share.clamp(0.0, 1.0)) as usize;
     let mut line = next_line(src, target.clamp(op_start, body_end))?;
     while line < body_end {
         if src[line..].starts_with(b"  ") && src.get(line + 2).copied().is_some_and(op_name_start) {
