@@ -399,6 +399,8 @@ struct Parser<'a> {
     /// `3 : i32`), by that text: each is parsed once per parse
     /// (`custom_op::parse_attr_text`).
     custom_attrs: HashMap<Box<str>, AttrId>,
+    /// The lists of the declarative format's ops, for reuse.
+    parts_pool: Vec<custom_op::Parts<'a>>,
     /// Where a custom op's location comes from when no `loc(…)` follows
     /// it, if its parser says otherwise than its name (SPEC.md §11.2).
     custom_loc: Option<custom_op::CustomLoc>,
@@ -485,6 +487,7 @@ impl<'a> Parser<'a> {
             default_dialects: vec!["builtin"],
             custom_types: HashMap::default(),
             custom_attrs: HashMap::default(),
+            parts_pool: Vec::new(),
             custom_loc: None,
         }
     }

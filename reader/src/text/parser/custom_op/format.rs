@@ -13,17 +13,10 @@ impl<'a> Parser<'a> {
         name_at: usize,
         results_start: usize,
     ) -> Result<OpId> {
-        let mut parts = Parts {
-            operands: vec![Vec::new(); syn.operands.len()],
-            operand_types: vec![None; syn.operands.len()],
-            result_types: vec![None; syn.results.len()],
-            attrs: vec![None; syn.attrs.len()],
-            props: vec![None; syn.props.len()],
-            regions: vec![Vec::new(); syn.regions.len()],
-            successors: vec![Vec::new(); syn.successors.len()],
-            named_results: self.value_refs.len() > results_start,
-            ..Default::default()
-        };
+        // The lists of an op parsed before are reused (an op's regions
+        // take others from the pool while this one is out).
+        let mut parts = self.parts_pool.pop().unwrap_or_default();
+        parts.reset(syn, self.value_refs.len() > results_start);
         self.format_elements(syn, elements, &mut parts, name_at)?;
         self.build_declarative(syn, parts, op_start, name_at, results_start)
     }
@@ -692,15 +685,15 @@ impl<'a> Parser<'a> {
         self.infer_types(syn, &mut parts, name_at)?;
 
         // Operands.
-        let mut operands = Vec::new();
-        let mut operand_counts = Vec::new();
+        let mut operands = std::mem::take(&mut parts.scratch_operands);
+        let mut operand_counts = std::mem::take(&mut parts.scratch_operand_counts);
         for (i, uses) in parts.operands.iter().enumerate() {
             let types = parts.operand_types[i].as_deref().unwrap_or(&[]);
             self.resolve_operands(uses, types, name_at, &mut operands)?;
             operand_counts.push(uses.len());
         }
-        let mut result_types = Vec::new();
-        let mut result_counts = Vec::new();
+        let mut result_types = std::mem::take(&mut parts.scratch_result_types);
+        let mut result_counts = std::mem::take(&mut parts.scratch_result_counts);
         for t in &parts.result_types {
             let t = t.as_deref().unwrap_or(&[]);
             result_types.extend_from_slice(t);
@@ -744,9 +737,9 @@ impl<'a> Parser<'a> {
                 parts.regions[i].push(r);
             }
         }
-        let regions: Vec<RegionId> = parts.regions.into_iter().flatten().collect();
-        let successors: Vec<BlockId> = parts.successors.into_iter().flatten().collect();
-        self.finish_custom_op(
+        let regions: Vec<RegionId> = parts.regions.drain(..).flatten().collect();
+        let successors: Vec<BlockId> = parts.successors.drain(..).flatten().collect();
+        let op = self.finish_custom_op(
             name_id,
             &operands,
             &result_types,
@@ -756,7 +749,13 @@ impl<'a> Parser<'a> {
             regions,
             op_start,
             results_start,
-        )
+        );
+        parts.scratch_operands = operands;
+        parts.scratch_operand_counts = operand_counts;
+        parts.scratch_result_types = result_types;
+        parts.scratch_result_counts = result_counts;
+        self.parts_pool.push(parts);
+        op
     }
 
     /// `array<i32: n, …>` of group sizes.

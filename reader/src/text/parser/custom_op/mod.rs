@@ -208,7 +208,7 @@ type Use<'a> = (&'a [u8], u32, usize);
 
 /// What one op's format has read so far.
 #[derive(Default)]
-struct Parts<'a> {
+pub(super) struct Parts<'a> {
     operands: Vec<Vec<Use<'a>>>,
     operand_types: Vec<Option<Vec<TypeId>>>,
     result_types: Vec<Option<Vec<TypeId>>>,
@@ -226,6 +226,42 @@ struct Parts<'a> {
     /// Whether the op's results are named (`%r = …`), for directives that
     /// check it (MLIR's `getNumResults` while parsing).
     named_results: bool,
+    /// The op's operands and result types as `build_declarative` lists
+    /// them, kept with the rest for the next op (empty between ops).
+    scratch_operands: Vec<ValueId>,
+    scratch_operand_counts: Vec<usize>,
+    scratch_result_types: Vec<TypeId>,
+    scratch_result_counts: Vec<usize>,
+}
+
+impl Parts<'_> {
+    /// Empty lists for an op of syntax `syn`, as many of each as it has
+    /// groups, the lists' allocations kept.
+    fn reset(&mut self, syn: &OpSyntax, named_results: bool) {
+        fn fill<T>(v: &mut Vec<T>, n: usize, f: impl FnMut() -> T) {
+            v.clear();
+            v.resize_with(n, f);
+        }
+        // The operand groups' own lists are kept too.
+        self.operands.iter_mut().for_each(Vec::clear);
+        self.operands.resize_with(syn.operands.len(), Vec::new);
+        fill(&mut self.operand_types, syn.operands.len(), || None);
+        fill(&mut self.result_types, syn.results.len(), || None);
+        fill(&mut self.attrs, syn.attrs.len(), || None);
+        fill(&mut self.props, syn.props.len(), || None);
+        fill(&mut self.regions, syn.regions.len(), Vec::new);
+        fill(&mut self.successors, syn.successors.len(), Vec::new);
+        self.attr_dict = None;
+        self.prop_dict = None;
+        self.all_operands = None;
+        self.all_operand_types = None;
+        self.all_result_types = None;
+        self.named_results = named_results;
+        self.scratch_operands.clear();
+        self.scratch_operand_counts.clear();
+        self.scratch_result_types.clear();
+        self.scratch_result_counts.clear();
+    }
 }
 
 /// Where a `type(…)` directive's types go.
