@@ -29,10 +29,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Cases equal on 2026-11-27 (SPEC.md §11.2, "Measured"): the floor the
 /// count may not fall below.
-const AT_LEAST_EQUAL: usize = 5386;
+const AT_LEAST_EQUAL: usize = 5388;
 
 /// The same floor for mlir-opt's own custom prints (`pretty.mlir`).
-const AT_LEAST_EQUAL_PRETTY: usize = 5495;
+const AT_LEAST_EQUAL_PRETTY: usize = 5497;
 
 /// The manifest's op dialects of each case.
 fn op_dialects() -> BTreeMap<String, String> {

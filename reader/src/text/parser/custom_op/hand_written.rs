@@ -610,6 +610,75 @@ impl<'a> Parser<'a> {
         )
     }
 
+    /// `memref.prefetch %m[%i, …], read|write, locality<N>, data|instr :
+    /// type` (MLIR's `PrefetchOp::parse`): the keywords become the booleans
+    /// `isWrite` and `isDataCache`, the hint an `i32`; the indices are
+    /// `index`.
+    pub(super) fn parse_memref_prefetch(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let memref = self.parse_value_use()?;
+        let mut indices = Vec::new();
+        self.comma_list(Tok::LSquare, Tok::RSquare, "'['", |p| {
+            indices.push(p.parse_value_use()?);
+            Ok(())
+        })?;
+        self.expect(Tok::Comma, "','")?;
+        let keyword = |p: &mut Self| -> Result<Vec<u8>> {
+            if !p.is(Tok::BareIdent) {
+                return p.err("expected valid keyword");
+            }
+            let w = p.spelling().to_vec();
+            p.bump();
+            Ok(w)
+        };
+        let rw = keyword(self)?;
+        self.expect(Tok::Comma, "','")?;
+        self.expect_kw("locality")?;
+        self.expect(Tok::Less, "'<'")?;
+        let i32t = self.m.ctx.intern_type(TypeData::signless(32));
+        let hint = self.parse_attr(Some(i32t))?;
+        self.expect(Tok::Greater, "'>'")?;
+        self.expect(Tok::Comma, "','")?;
+        let cache = keyword(self)?;
+        self.expect(Tok::Colon, "':'")?;
+        let ty = self.parse_type()?;
+        let mut operands = Vec::new();
+        let at = self.tok.start;
+        self.resolve_operands(&[memref], &[ty], at, &mut operands)?;
+        let index = self.m.ctx.intern_type(TypeData::Index);
+        let index_types = vec![index; indices.len()];
+        self.resolve_operands(&indices, &index_types, at, &mut operands)?;
+        if rw != b"read" && rw != b"write" {
+            return self.sem_err_at(name_at, "rw specifier has to be 'read' or 'write'");
+        }
+        if cache != b"data" && cache != b"instr" {
+            return self.sem_err_at(name_at, "cache type has to be 'data' or 'instr'");
+        }
+        let boolean =
+            |p: &mut Self, v: bool| p.parse_attr_text(if v { "true" } else { "false" }, at);
+        let is_write = boolean(self, rw == b"write")?;
+        let is_data = boolean(self, cache == b"data")?;
+        let props = vec![
+            (b"isDataCache"[..].into(), is_data),
+            (b"isWrite"[..].into(), is_write),
+            (b"localityHint"[..].into(), hint),
+        ];
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &[],
+            props,
+            None,
+            Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
+
     /// `shape.assuming %witness (-> types)? region attr-dict?` (MLIR's
     /// `AssumingOp::parse`: the witness a `!shape.witness`) and
     /// `memref.alloca_scope (-> types)? region attr-dict?`
