@@ -333,4 +333,39 @@ impl<'a> Parser<'a> {
             results_start,
         )
     }
+
+    /// `affine.prefetch %memref[subscripts], read|write, locality<N>,
+    /// data|instr attr-dict? : memref type` (MLIR's
+    /// `AffinePrefetchOp::parse`): the subscripts are a map of SSA ids.
+    pub(super) fn parse_affine_prefetch(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let memref = self.parse_value_use()?;
+        let (map, subscripts) = self.affine_map_of_ssa_ids(true)?;
+        let clauses = self.prefetch_clauses()?;
+        let attrs = self.optional_attr_dict()?;
+        self.expect(Tok::Colon, "':'")?;
+        let memref_ty = self.parse_type()?;
+        let mut operands = Vec::with_capacity(subscripts.len() + 1);
+        operands.push(self.resolve_use(memref, memref_ty)?);
+        let index = self.m.ctx.intern_type(TypeData::Index);
+        for u in subscripts {
+            operands.push(self.resolve_use(u, index)?);
+        }
+        let mut props = self.prefetch_properties(clauses, name_at)?;
+        props.push((b"map"[..].into(), map));
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &[],
+            props,
+            attrs,
+            Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
 }

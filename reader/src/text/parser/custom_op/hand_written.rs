@@ -626,6 +626,31 @@ impl<'a> Parser<'a> {
             indices.push(p.parse_value_use()?);
             Ok(())
         })?;
+        let clauses = self.prefetch_clauses()?;
+        self.expect(Tok::Colon, "':'")?;
+        let ty = self.parse_type()?;
+        let mut operands = Vec::new();
+        let at = self.tok.start;
+        self.resolve_operands(&[memref], &[ty], at, &mut operands)?;
+        let index = self.m.ctx.intern_type(TypeData::Index);
+        let index_types = vec![index; indices.len()];
+        self.resolve_operands(&indices, &index_types, at, &mut operands)?;
+        let props = self.prefetch_properties(clauses, name_at)?;
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &[],
+            props,
+            None,
+            Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
+
+    /// `, read|write, locality<N>, data|instr` of `memref.prefetch` and
+    /// `affine.prefetch`: the two keywords and the hint (an `i32`).
+    pub(super) fn prefetch_clauses(&mut self) -> Result<(Vec<u8>, AttrId, Vec<u8>)> {
         self.expect(Tok::Comma, "','")?;
         let keyword = |p: &mut Self| -> Result<Vec<u8>> {
             if !p.is(Tok::BareIdent) {
@@ -644,39 +669,32 @@ impl<'a> Parser<'a> {
         self.expect(Tok::Greater, "'>'")?;
         self.expect(Tok::Comma, "','")?;
         let cache = keyword(self)?;
-        self.expect(Tok::Colon, "':'")?;
-        let ty = self.parse_type()?;
-        let mut operands = Vec::new();
-        let at = self.tok.start;
-        self.resolve_operands(&[memref], &[ty], at, &mut operands)?;
-        let index = self.m.ctx.intern_type(TypeData::Index);
-        let index_types = vec![index; indices.len()];
-        self.resolve_operands(&indices, &index_types, at, &mut operands)?;
+        Ok((rw, hint, cache))
+    }
+
+    /// The properties `prefetch_clauses` read: `isWrite`, `isDataCache`
+    /// and `localityHint`; other keywords are refused at the op's name,
+    /// as MLIR refuses them.
+    pub(super) fn prefetch_properties(
+        &mut self,
+        (rw, hint, cache): (Vec<u8>, AttrId, Vec<u8>),
+        name_at: usize,
+    ) -> Result<Properties> {
         if rw != b"read" && rw != b"write" {
             return self.sem_err_at(name_at, "rw specifier has to be 'read' or 'write'");
         }
         if cache != b"data" && cache != b"instr" {
             return self.sem_err_at(name_at, "cache type has to be 'data' or 'instr'");
         }
-        let boolean =
-            |p: &mut Self, v: bool| p.parse_attr_text(if v { "true" } else { "false" }, at);
-        let is_write = boolean(self, rw == b"write")?;
-        let is_data = boolean(self, cache == b"data")?;
-        let props = vec![
+        let is_write =
+            self.parse_attr_text(if rw == b"write" { "true" } else { "false" }, name_at)?;
+        let is_data =
+            self.parse_attr_text(if cache == b"data" { "true" } else { "false" }, name_at)?;
+        Ok(vec![
             (b"isDataCache"[..].into(), is_data),
             (b"isWrite"[..].into(), is_write),
             (b"localityHint"[..].into(), hint),
-        ];
-        self.finish_hand_written(
-            syn,
-            &operands,
-            &[],
-            props,
-            None,
-            Vec::new(),
-            name_at,
-            results_start,
-        )
+        ])
     }
 
     /// `shape.assuming %witness (-> types)? region attr-dict?` (MLIR's

@@ -126,6 +126,9 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     ("vector.transfer_write", |p, s, at, r| {
         p.parse_transfer_write(s, at, r)
     }),
+    ("affine.prefetch", |p, s, at, r| {
+        p.parse_affine_prefetch(s, at, r)
+    }),
     ("memref.prefetch", |p, s, at, r| {
         p.parse_memref_prefetch(s, at, r)
     }),
