@@ -242,11 +242,7 @@ impl<'a> Parser<'a> {
         for u in uses {
             operands.push(self.resolve_use(u, index)?);
         }
-        let result_types = if self.eat(Tok::Arrow) {
-            self.arrow_type_list_rest()?
-        } else {
-            Vec::new()
-        };
+        let result_types = self.optional_arrow_type_list()?;
         let term = syn.implicit_terminator();
         let then = self.parse_region()?;
         if let Some(term) = term {

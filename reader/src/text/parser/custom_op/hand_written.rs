@@ -179,11 +179,7 @@ impl<'a> Parser<'a> {
         let cond = self.parse_value_use()?;
         let i1 = self.m.ctx.intern_type(TypeData::signless(1));
         let cond = self.resolve_use(cond, i1)?;
-        let result_types = if self.eat(Tok::Arrow) {
-            self.arrow_type_list_rest()?
-        } else {
-            Vec::new()
-        };
+        let result_types = self.optional_arrow_type_list()?;
         let then = self.parse_region()?;
         self.ensure_terminator(then, "scf.yield", name_at)?;
         let otherwise = if self.is_kw("else") {
@@ -205,6 +201,16 @@ impl<'a> Parser<'a> {
             name_at,
             results_start,
         )
+    }
+
+    /// `(-> types)?` (MLIR's `parseOptionalArrowTypeList`): the types, or
+    /// none without the arrow.
+    pub(super) fn optional_arrow_type_list(&mut self) -> Result<Vec<TypeId>> {
+        if self.eat(Tok::Arrow) {
+            self.arrow_type_list_rest()
+        } else {
+            Ok(Vec::new())
+        }
     }
 
     /// After `->`: one type, or a parenthesized list of them.
@@ -235,6 +241,33 @@ impl<'a> Parser<'a> {
         name_at: usize,
         results_start: usize,
     ) -> Result<OpId> {
+        self.finish_hand_written_with_successors(
+            syn,
+            operands,
+            result_types,
+            Vec::new(),
+            props,
+            attrs,
+            regions,
+            name_at,
+            results_start,
+        )
+    }
+
+    /// [`Self::finish_hand_written`] for an op with successors.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn finish_hand_written_with_successors(
+        &mut self,
+        syn: &'static OpSyntax,
+        operands: &[ValueId],
+        result_types: &[TypeId],
+        successors: Vec<BlockId>,
+        props: Vec<(Bytes, AttrId)>,
+        attrs: Option<AttrId>,
+        regions: Vec<RegionId>,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
         let name = self.m.op_names.intern(syn.name.as_bytes());
         let (properties, attributes) =
             self.split_properties(syn.name.as_bytes(), props, attrs, None);
@@ -243,7 +276,7 @@ impl<'a> Parser<'a> {
             name,
             operands,
             result_types,
-            Vec::new(),
+            successors,
             properties,
             attributes,
             regions,
@@ -593,17 +626,13 @@ impl<'a> Parser<'a> {
         let attrs = self.optional_attr_dict()?;
         self.expect(Tok::Arrow, "'->'")?;
         let successor = self.parse_block_ref()?;
-        let name = self.m.op_names.intern(syn.name.as_bytes());
-        let (properties, attributes) =
-            self.split_properties(syn.name.as_bytes(), Vec::new(), attrs, None);
-        let properties = self.with_default_properties(name, properties, name_at)?;
-        self.finish_custom_op(
-            name,
+        self.finish_hand_written_with_successors(
+            syn,
             &operands,
             &[],
             vec![successor],
-            properties,
-            attributes,
+            Vec::new(),
+            attrs,
             vec![region],
             name_at,
             results_start,
@@ -716,11 +745,7 @@ impl<'a> Parser<'a> {
             let at = self.tok.start;
             self.resolve_operands(&[cond], &[ty], at, &mut operands)?;
         }
-        let result_types = if self.eat(Tok::Arrow) {
-            self.arrow_type_list_rest()?
-        } else {
-            Vec::new()
-        };
+        let result_types = self.optional_arrow_type_list()?;
         let region = self.parse_custom_region(syn, name_at)?;
         let attrs = self.optional_attr_dict()?;
         self.finish_hand_written(
@@ -872,11 +897,7 @@ impl<'a> Parser<'a> {
         } else {
             Vec::new()
         };
-        let result_types = if self.eat(Tok::Arrow) {
-            self.arrow_type_list_rest()?
-        } else {
-            Vec::new()
-        };
+        let result_types = self.optional_arrow_type_list()?;
         let entry: Vec<EntryArg<'a>> = ivs
             .iter()
             .map(|u| EntryArg {
@@ -1214,11 +1235,7 @@ impl<'a> Parser<'a> {
         let attrs = self.optional_attr_dict()?;
         self.expect(Tok::Colon, "':' and the mask type")?;
         let mask_ty = self.parse_type()?;
-        let result_types = if self.eat(Tok::Arrow) {
-            self.arrow_type_list_rest()?
-        } else {
-            Vec::new()
-        };
+        let result_types = self.optional_arrow_type_list()?;
         let mut operands = vec![self.resolve_use(mask, mask_ty)?];
         if let Some(u) = passthru {
             let Some(&t) = result_types.first() else {
@@ -1512,11 +1529,7 @@ impl<'a> Parser<'a> {
         name_at: usize,
         results_start: usize,
     ) -> Result<OpId> {
-        let result_types = if self.eat(Tok::Arrow) {
-            self.arrow_type_list_rest()?
-        } else {
-            Vec::new()
-        };
+        let result_types = self.optional_arrow_type_list()?;
         let mut props: Properties = Vec::new();
         if self.is_kw("no_inline") {
             self.bump();

@@ -155,11 +155,7 @@ impl<'a> Parser<'a> {
             }
         }
         let region = self.parse_region()?;
-        let result_types = if self.eat(Tok::Arrow) {
-            self.arrow_type_list_rest()?
-        } else {
-            Vec::new()
-        };
+        let result_types = self.optional_arrow_type_list()?;
         self.finish_structured(
             syn,
             &parts.operands,
@@ -442,11 +438,7 @@ impl<'a> Parser<'a> {
         }
         let parts = self.structured_parts(true)?;
         entries.extend(parts.entries);
-        let result_types = if self.eat(Tok::Arrow) {
-            self.arrow_type_list_rest()?
-        } else {
-            Vec::new()
-        };
+        let result_types = self.optional_arrow_type_list()?;
         let given = parts.in_types.len() + parts.out_types.len();
         if given != op.args {
             return self.sem_err_at(
