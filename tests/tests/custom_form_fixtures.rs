@@ -6,7 +6,8 @@
 //! repeated values and `symbol(…)`, `max`/`min` bounds, negative constant
 //! bounds, `else` with an empty region; linalg's named ops with casts,
 //! strides and payload ops, and identity regions whose arguments take
-//! locations defined later in the file.
+//! locations defined later in the file; spirv's memory, control-flow and
+//! module-level ops with their enum strings and pointer types.
 
 use rmlir_writer::{print_module, PrintOptions};
 use std::path::Path;
@@ -61,6 +62,31 @@ fn named_structured_ops_refused_as_mlir_refuses_them() {
     ] {
         let e = rmlir_reader::parse_module(text.as_bytes(), "t.mlir").unwrap_err();
         assert_eq!(e.kind(), kind, "{e}");
+        let s = e.to_string();
+        assert!(s.starts_with(at) && s.contains(what), "{s}");
+    }
+}
+
+/// spirv's enum strings are checked against the enum's cases, as MLIR's
+/// `parseEnumStrAttr` checks them, with its message and position (checked
+/// against mlir-opt 22 by hand, 2026-11-27): an unknown storage class, and
+/// an unknown bit among the memory access bits.
+#[test]
+fn spirv_enum_strings_refused_as_mlir_refuses_them() {
+    for (text, at, what) in [
+        (
+            "spirv.func @f(%p: !spirv.ptr<f32, Function>) \"None\" {\n  %0 = spirv.Load \"Foo\" %p : f32\n  spirv.Return\n}\n",
+            "t.mlir:2:19:",
+            "invalid storage_class attribute specification: \"Foo\"",
+        ),
+        (
+            "spirv.func @f(%p: !spirv.ptr<f32, Function>) \"None\" {\n  %0 = spirv.Load \"Function\" %p [\"Volatile|Bogus\"] : f32\n  spirv.Return\n}\n",
+            "t.mlir:2:34:",
+            "invalid memory_access attribute specification: \"Volatile|Bogus\"",
+        ),
+    ] {
+        let e = rmlir_reader::parse_module(text.as_bytes(), "t.mlir").unwrap_err();
+        assert_eq!(e.kind(), rmlir_reader::ErrorKind::Semantic, "{e}");
         let s = e.to_string();
         assert!(s.starts_with(at) && s.contains(what), "{s}");
     }

@@ -223,7 +223,8 @@ def attr_entry(R, defs, name, d, optional):
     elif storage in defs.attrs:
         e.update(kind="def", **{"def": defs.attrs[storage][0]})
         # An `EnumAttr` of a dialect: its cases, for parsers that read the
-        # bare keyword (tosa's `nan_mode = PROPAGATE`).
+        # bare keyword (tosa's `nan_mode = PROPAGATE`) or a string
+        # (spirv's `"Volatile|Aligned"`).
         enum = br.get("enum") if isinstance(br.get("enum"), dict) else r.get("enum")
         if isinstance(enum, dict):
             en = G.def_name(enum, base + ".enum")
@@ -234,6 +235,9 @@ def attr_entry(R, defs, name, d, optional):
                     cr = R.rec(G.def_name(c, en + ".enumerants"))
                     cases.append([G.str_field(cr, "str"), cr.get("value")])
                 e["cases"] = cases
+                # A bit enum's cases are or-ed together (`Volatile|Aligned`).
+                if "BitEnumBase" in er["!superclasses"] or "BitEnumAttr" in er["!superclasses"]:
+                    e["bit"] = True
     else:
         e.update(kind="attr", storage=storage)
         vt = br.get("valueType")

@@ -70,6 +70,10 @@ pub struct AttrSpec {
     /// An enum's cases: keyword and value.
     #[serde(default)]
     pub cases: Vec<(String, i64)>,
+    /// Whether a dialect enum is a bit enum, its cases or-ed together
+    /// (`Volatile|Aligned`).
+    #[serde(default)]
+    pub bit: bool,
     /// The C++ class of an `attr` attribute (`::mlir::ArrayAttr`): which
     /// tokens can start it, for an optional one.
     #[serde(default)]
@@ -184,6 +188,12 @@ pub enum TypeTransformer {
     /// x86vector's `IntegerType::get(…, getShape()[0])`: an integer as wide
     /// as the vector's leading size.
     IntegerOfLeadingSize,
+    /// spirv's `cast<PointerType>($_self).getPointeeType()`: what a
+    /// `!spirv.ptr` points to.
+    Pointee,
+    /// spirv's `cast<spirv::SampledImageType>($_self).getImageType()`: the
+    /// image type of a `!spirv.sampled_image`.
+    SampledImageImage,
 }
 
 impl TypeTransformer {
@@ -221,6 +231,10 @@ impl TypeTransformer {
             "cast<FunctionType>($_self).getInputs()" => TypeTransformer::FunctionInputs,
             "cast<FunctionType>($_self).getResults()" => TypeTransformer::FunctionResults,
             "getUnaryOpResultType($_self)" => TypeTransformer::I1OfElementCount,
+            "cast<PointerType>($_self).getPointeeType()" => TypeTransformer::Pointee,
+            "cast<spirv::SampledImageType>($_self).getImageType()" => {
+                TypeTransformer::SampledImageImage
+            }
             "VectorType(VectorType::Builder(cast<VectorType>($_self)).setDim(cast<VectorType>($_self).getRank()-1,16))" => {
                 TypeTransformer::LastDimSixteen
             }
@@ -444,6 +458,10 @@ mod tests {
             (
                 "::llvm::cast<FunctionType>($_self).getInputs()",
                 Some(TypeTransformer::FunctionInputs),
+            ),
+            (
+                "llvm::cast<PointerType>($_self).getPointeeType()",
+                Some(TypeTransformer::Pointee),
             ),
             (
                 "VectorType(VectorType::Builder(::llvm::cast<VectorType>($_self)).setDim(::llvm::cast<VectorType>($_self).getRank() - 1, 16))",

@@ -1316,7 +1316,7 @@ impl<'a> Parser<'a> {
     /// A function's `(args) -> results` (MLIR's
     /// `parseFunctionSignatureWithArguments`): its arguments, and the
     /// properties `function_type`, `arg_attrs` and `res_attrs` they give.
-    fn function_signature(&mut self) -> Result<(Vec<FnArg<'a>>, Properties)> {
+    pub(super) fn function_signature(&mut self) -> Result<(Vec<FnArg<'a>>, Properties)> {
         let Signature { args, results, .. } = self.function_signature_parts(false)?;
         let fty = self.m.ctx.intern_type(TypeData::Function {
             inputs: args.iter().map(|a| a.ty).collect(),

@@ -255,6 +255,14 @@ impl<'a> Parser<'a> {
                 ty => ty.element_type(),
             },
             TypeTransformer::FunctionInputs | TypeTransformer::FunctionResults => None,
+            TypeTransformer::Pointee => {
+                let at = self.tok.start;
+                self.spirv_pointee(t, at).ok().flatten()
+            }
+            TypeTransformer::SampledImageImage => {
+                let at = self.tok.start;
+                self.spirv_sampled_image_image(t, at).ok().flatten()
+            }
             TypeTransformer::I1OfElementCount => {
                 let i1 = self.m.ctx.intern_type(TypeData::signless(1));
                 match self.m.ctx.ty(t) {

@@ -251,33 +251,11 @@ impl<'a> Parser<'a> {
     /// vector as usual; `None` for anything else.
     fn llvm_nested_type_text(&self, t: TypeId) -> Option<String> {
         Some(match self.m.ctx.ty(t) {
-            TypeData::Integer { width, signedness } => {
-                let prefix = match signedness {
-                    Signedness::Signless => "i",
-                    Signedness::Signed => "si",
-                    Signedness::Unsigned => "ui",
-                };
-                format!("{prefix}{width}")
-            }
-            TypeData::Float(k) => k.keyword().to_string(),
-            TypeData::Index => "index".into(),
             TypeData::Vector {
                 shape,
                 scalable,
                 elem,
-            } => {
-                let mut s = String::from("vector<");
-                for (i, d) in shape.iter().enumerate() {
-                    if scalable.get(i).copied().unwrap_or(false) {
-                        s += &format!("[{d}]x");
-                    } else {
-                        s += &format!("{d}x");
-                    }
-                }
-                s += &self.llvm_nested_type_text(*elem)?;
-                s.push('>');
-                s
-            }
+            } => vector_text(shape, scalable, &self.llvm_nested_type_text(*elem)?),
             TypeData::Dialect(body) if &*body.dialect == "llvm" => {
                 let mut s = String::new();
                 for p in &body.pieces {
@@ -288,7 +266,7 @@ impl<'a> Parser<'a> {
                 }
                 s
             }
-            _ => return None,
+            _ => return self.builtin_scalar_or_vector_text(t),
         })
     }
 }

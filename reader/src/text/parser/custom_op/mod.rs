@@ -16,6 +16,7 @@ mod hand_written;
 mod infer;
 mod linalg_ops;
 mod llvm_ops;
+mod spirv_ops;
 mod stablehlo_ops;
 
 use rmlir_format::op_format::catalog::{
@@ -107,6 +108,70 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
     }),
     ("pdl_interp.func", |p, s, at, r| {
         p.parse_function_op(s, at, r)
+    }),
+    ("spirv.module", |p, s, at, r| p.parse_spirv_module(s, at, r)),
+    ("spirv.func", |p, s, at, r| p.parse_spirv_func(s, at, r)),
+    ("spirv.Constant", |p, s, at, r| {
+        p.parse_spirv_constant(s, at, r)
+    }),
+    ("spirv.GlobalVariable", |p, s, at, r| {
+        p.parse_spirv_global_variable(s, at, r)
+    }),
+    ("spirv.Variable", |p, s, at, r| {
+        p.parse_spirv_variable(s, at, r)
+    }),
+    ("spirv.Load", |p, s, at, r| p.parse_spirv_load(s, at, r)),
+    ("spirv.Store", |p, s, at, r| p.parse_spirv_store(s, at, r)),
+    ("spirv.CopyMemory", |p, s, at, r| {
+        p.parse_spirv_copy_memory(s, at, r)
+    }),
+    ("spirv.CompositeExtract", |p, s, at, r| {
+        p.parse_spirv_composite_extract(s, at, r)
+    }),
+    ("spirv.CompositeInsert", |p, s, at, r| {
+        p.parse_spirv_composite_insert(s, at, r)
+    }),
+    ("spirv.BranchConditional", |p, s, at, r| {
+        p.parse_spirv_branch_conditional(s, at, r)
+    }),
+    ("spirv.mlir.loop", |p, s, at, r| {
+        p.parse_spirv_structured(s, at, r)
+    }),
+    ("spirv.mlir.selection", |p, s, at, r| {
+        p.parse_spirv_structured(s, at, r)
+    }),
+    ("spirv.EntryPoint", |p, s, at, r| {
+        p.parse_spirv_entry_point(s, at, r)
+    }),
+    ("spirv.ExecutionMode", |p, s, at, r| {
+        p.parse_spirv_execution_mode(s, at, r)
+    }),
+    ("spirv.SpecConstant", |p, s, at, r| {
+        p.parse_spirv_spec_constant(s, at, r)
+    }),
+    ("spirv.GL.FClamp", |p, s, at, r| {
+        p.parse_spirv_same_type(s, at, r)
+    }),
+    ("spirv.GL.UClamp", |p, s, at, r| {
+        p.parse_spirv_same_type(s, at, r)
+    }),
+    ("spirv.GL.SClamp", |p, s, at, r| {
+        p.parse_spirv_same_type(s, at, r)
+    }),
+    ("spirv.GL.Fma", |p, s, at, r| {
+        p.parse_spirv_same_type(s, at, r)
+    }),
+    ("spirv.IAddCarry", |p, s, at, r| {
+        p.parse_spirv_extended_binary(s, at, r)
+    }),
+    ("spirv.ISubBorrow", |p, s, at, r| {
+        p.parse_spirv_extended_binary(s, at, r)
+    }),
+    ("spirv.SMulExtended", |p, s, at, r| {
+        p.parse_spirv_extended_binary(s, at, r)
+    }),
+    ("spirv.UMulExtended", |p, s, at, r| {
+        p.parse_spirv_extended_binary(s, at, r)
     }),
     ("scf.for", |p, s, at, r| p.parse_scf_for(s, at, r)),
     ("scf.if", |p, s, at, r| p.parse_scf_if(s, at, r)),
@@ -699,6 +764,29 @@ impl<'a> Parser<'a> {
         Ok(a)
     }
 
+    /// A builtin integer, float, index or vector type's text, as it is
+    /// written nested in a dialect body.
+    pub(super) fn builtin_scalar_or_vector_text(&self, t: TypeId) -> Option<String> {
+        Some(match self.m.ctx.ty(t) {
+            TypeData::Integer { width, signedness } => {
+                let prefix = match signedness {
+                    Signedness::Signless => "i",
+                    Signedness::Signed => "si",
+                    Signedness::Unsigned => "ui",
+                };
+                format!("{prefix}{width}")
+            }
+            TypeData::Float(k) => k.keyword().to_string(),
+            TypeData::Index => "index".into(),
+            TypeData::Vector {
+                shape,
+                scalable,
+                elem,
+            } => vector_text(shape, scalable, &self.builtin_scalar_or_vector_text(*elem)?),
+            _ => return None,
+        })
+    }
+
     /// A type from text the data names (`i1`, `!pdl.operation`), parsed
     /// once per parse.
     fn parse_type_text(&mut self, text: &str, at: usize) -> Result<TypeId> {
@@ -718,6 +806,22 @@ impl<'a> Parser<'a> {
         self.custom_types.insert(text.to_string(), t);
         Ok(t)
     }
+}
+
+/// `vector<…>` of the sizes `shape` (`[n]` where scalable) and element
+/// text `elem`.
+fn vector_text(shape: &[i64], scalable: &[bool], elem: &str) -> String {
+    let mut s = String::from("vector<");
+    for (i, d) in shape.iter().enumerate() {
+        if scalable.get(i).copied().unwrap_or(false) {
+            s += &format!("[{d}]x");
+        } else {
+            s += &format!("{d}x");
+        }
+    }
+    s += elem;
+    s.push('>');
+    s
 }
 
 /// The longest attribute text [`Parser::parse_attr_text`] keeps.
