@@ -91,3 +91,18 @@ fn spirv_enum_strings_refused_as_mlir_refuses_them() {
         assert!(s.starts_with(at) && s.contains(what), "{s}");
     }
 }
+
+/// A position outside an llvm struct is refused where MLIR's
+/// `parseInsertExtractValueElementType` refuses it, after the type, with
+/// its message (checked against mlir-opt 22 by hand, 2026-11-27).
+#[test]
+fn llvm_aggregate_position_refused_as_mlir_refuses_it() {
+    let text = "llvm.func @f(%s: !llvm.struct<(i32, f64)>) {\n  %0 = llvm.extractvalue %s[2] : !llvm.struct<(i32, f64)>\n  llvm.return\n}\n";
+    let e = rmlir_reader::parse_module(text.as_bytes(), "t.mlir").unwrap_err();
+    assert_eq!(e.kind(), rmlir_reader::ErrorKind::Semantic, "{e}");
+    let s = e.to_string();
+    assert!(
+        s.starts_with("t.mlir:3:3:") && s.contains("position out of bounds: 2"),
+        "{s}"
+    );
+}

@@ -194,6 +194,9 @@ pub enum TypeTransformer {
     /// spirv's `cast<spirv::SampledImageType>($_self).getImageType()`: the
     /// image type of a `!spirv.sampled_image`.
     SampledImageImage,
+    /// llvm's `getValAndBoolStructType($_self)`: `!llvm.struct<(T, i1)>`
+    /// (`llvm.cmpxchg`'s result).
+    ValAndBoolStruct,
 }
 
 impl TypeTransformer {
@@ -232,6 +235,7 @@ impl TypeTransformer {
             "cast<FunctionType>($_self).getResults()" => TypeTransformer::FunctionResults,
             "getUnaryOpResultType($_self)" => TypeTransformer::I1OfElementCount,
             "cast<PointerType>($_self).getPointeeType()" => TypeTransformer::Pointee,
+            "getValAndBoolStructType($_self)" => TypeTransformer::ValAndBoolStruct,
             "cast<spirv::SampledImageType>($_self).getImageType()" => {
                 TypeTransformer::SampledImageImage
             }
@@ -467,7 +471,11 @@ mod tests {
                 "VectorType(VectorType::Builder(::llvm::cast<VectorType>($_self)).setDim(::llvm::cast<VectorType>($_self).getRank() - 1, 16))",
                 Some(TypeTransformer::LastDimSixteen),
             ),
-            ("getValAndBoolStructType($_self)", None),
+            (
+                "getValAndBoolStructType($_self)",
+                Some(TypeTransformer::ValAndBoolStruct),
+            ),
+            ("getUnknownTransform($_self)", None),
             (
                 "SmallVector<Type, 2>(::llvm::cast<RankedTensorType>($_self).getNumElements(), ::llvm::cast<VectorType>($_self).getElementType())",
                 None,

@@ -1140,13 +1140,32 @@ impl<'a> Parser<'a> {
             sig.operands.push(v);
         }
 
-        // Without `<{…}>`, a registered op's inherent attributes in the
-        // dictionary are its properties, as mlir-opt sets them.
+        // A registered op's inherent attributes in the dictionary are its
+        // properties, as mlir-opt sets them (`Operation::setAttrs`); with
+        // `<{…}>` as well, whose entries win where both name one (MLIR sets
+        // the properties from it afterwards).
         let (properties, attributes) = match properties {
-            None if attributes != self.empty_dict => {
-                self.inherent_attrs_as_properties(name_id, attributes)
-            }
-            _ => (properties, attributes),
+            _ if attributes == self.empty_dict => (properties, attributes),
+            None => self.inherent_attrs_as_properties(name_id, attributes),
+            Some(given) => match self.inherent_attrs_as_properties(name_id, attributes) {
+                (Some(moved), rest) => {
+                    let (AttrData::Dictionary(given_entries), AttrData::Dictionary(moved)) =
+                        (self.m.ctx.attr(given), self.m.ctx.attr(moved))
+                    else {
+                        return self.sem_err_at(op_start, "properties must be a dictionary");
+                    };
+                    let mut entries = given_entries.clone();
+                    for (k, v) in moved.clone() {
+                        if !entries.iter().any(|(g, _)| *g == k) {
+                            entries.push((k, v));
+                        }
+                    }
+                    entries.sort_by(|a, b| a.0.cmp(&b.0));
+                    let merged = self.m.ctx.intern_attr(AttrData::Dictionary(entries));
+                    (Some(merged), rest)
+                }
+                (None, rest) => (Some(given), rest),
+            },
         };
         let properties = self.with_default_properties(name_id, properties, op_start)?;
         let loc_placeholder = self.unknown_loc;

@@ -50,6 +50,10 @@ impl<'a> Parser<'a> {
             "ForeachMatchSymbols" => self.foreach_match_symbols(syn, args, parts),
             "SymbolVisibility" => self.symbol_visibility(syn, args, parts),
             "SwitchCases" => self.switch_cases(syn, args, parts),
+            "SwitchOpCases" => self.switch_op_cases(syn, args, parts),
+            "InsertExtractValueElementType" => {
+                self.insert_extract_value_element_type(syn, args, parts)
+            }
             "OperationOpAttributes" | "CreateOperationOpAttributes" => {
                 self.operation_op_attributes(syn, name, args, parts)
             }
@@ -1053,6 +1057,190 @@ impl<'a> Parser<'a> {
             parts.regions[*regions].push(r);
         }
         parts.attrs[*cases] = Some(self.i64_array(&values, at)?);
+        Ok(())
+    }
+
+    /// `custom<SwitchOpCases>(…)` of `cf.switch` (`default: ^bb(args)?,
+    /// N: ^bb(args)?, …`) and of `llvm.switch` (`[N: ^bb(args)?, …]`, the
+    /// default given before it), MLIR's `parseSwitchOpCases` of each: the
+    /// case values a `dense<…> : vector<N x flag type>`, the cases'
+    /// operands one variadic-of-variadic group with its segments.
+    fn switch_op_cases(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let bad = |p: &Self| p.unsupported(syn, at, "a `custom<SwitchOpCases>` argument");
+        let var = |e: &Element| match e {
+            Element::Var(v) => Some(*v),
+            Element::Type(inner) | Element::Ref(inner) => match &**inner {
+                Element::Var(v) => Some(*v),
+                Element::Type(inner) => match &**inner {
+                    Element::Var(v) => Some(*v),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let vars: Vec<Option<Var>> = args.iter().map(var).collect();
+        let (flag, default, cases) = match vars[..] {
+            [Some(Var::Operand(flag)), Some(Var::Successor(dest)), Some(Var::Operand(ops)), Some(Var::Operand(_)), Some(Var::Attr(values)), Some(Var::Successor(case_dests)), Some(Var::Operand(case_ops)), Some(Var::Operand(_))] => {
+                (flag, Some((dest, ops)), (values, case_dests, case_ops))
+            }
+            [Some(Var::Operand(flag)), Some(Var::Attr(values)), Some(Var::Successor(case_dests)), Some(Var::Operand(case_ops)), Some(Var::Operand(_))] => {
+                (flag, None, (values, case_dests, case_ops))
+            }
+            _ => return bad(self),
+        };
+        let Some(segments) = syn
+            .attrs
+            .iter()
+            .position(|a| a.name == "case_operand_segments")
+        else {
+            return bad(self);
+        };
+        let Some(flag_ty) = parts.operand_types[flag]
+            .as_deref()
+            .and_then(|t| t.first().copied())
+        else {
+            return bad(self);
+        };
+        // `^bb((%v, … : types))?`.
+        fn target<'a>(p: &mut Parser<'a>) -> Result<(BlockId, Vec<Use<'a>>, Vec<TypeId>)> {
+            let block = p.parse_block_ref()?;
+            let mut uses = Vec::new();
+            let mut types = Vec::new();
+            if p.eat(Tok::LParen) {
+                uses = p.value_use_list()?;
+                p.expect(Tok::Colon, "':'")?;
+                types.push(p.parse_type()?);
+                while p.eat(Tok::Comma) {
+                    types.push(p.parse_type()?);
+                }
+                p.expect(Tok::RParen, "')'")?;
+            }
+            Ok((block, uses, types))
+        }
+        let (values_slot, dests_slot, ops_slot) = cases;
+        let mut values: Vec<String> = Vec::new();
+        let mut counts = Vec::new();
+        let (mut uses, mut types) = (Vec::new(), Vec::new());
+        let mut case = |p: &mut Parser<'a>, parts: &mut Parts<'a>| -> Result<()> {
+            let neg = p.eat(Tok::Minus);
+            let t = p.expect(Tok::Integer, "integer value")?;
+            let Ok(v) = lossy(&p.src[t.start..t.end]).parse::<i64>() else {
+                return p.err_at(t.start, "integer value too large");
+            };
+            values.push(if neg { -v } else { v }.to_string());
+            p.expect(Tok::Colon, "':'")?;
+            let (block, u, ty) = target(p)?;
+            parts.successors[dests_slot].push(block);
+            counts.push(u.len());
+            uses.extend(u);
+            types.extend(ty);
+            Ok(())
+        };
+        match default {
+            Some((dest, ops)) => {
+                self.expect_kw("default")?;
+                self.expect(Tok::Colon, "':'")?;
+                let (block, u, ty) = target(self)?;
+                parts.successors[dest] = vec![block];
+                parts.operands[ops] = u;
+                parts.operand_types[ops] = Some(ty);
+                while self.eat(Tok::Comma) {
+                    case(self, parts)?;
+                }
+            }
+            None => {
+                self.expect(Tok::LSquare, "'['")?;
+                if !self.eat(Tok::RSquare) {
+                    loop {
+                        case(self, parts)?;
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                    self.expect(Tok::RSquare, "']'")?;
+                }
+            }
+        }
+        if !values.is_empty() {
+            let Some(elem) = self.builtin_scalar_or_vector_text(flag_ty) else {
+                return bad(self);
+            };
+            let text = format!(
+                "dense<[{}]> : vector<{}x{elem}>",
+                values.join(", "),
+                values.len()
+            );
+            parts.attrs[values_slot] = Some(self.parse_attr_text(&text, at)?);
+        }
+        let i32s: Vec<String> = counts.iter().map(usize::to_string).collect();
+        let text = if i32s.is_empty() {
+            "array<i32>".to_string()
+        } else {
+            format!("array<i32: {}>", i32s.join(", "))
+        };
+        parts.attrs[segments] = Some(self.parse_attr_text(&text, at)?);
+        parts.operands[ops_slot] = uses;
+        parts.operand_types[ops_slot] = Some(types);
+        Ok(())
+    }
+
+    /// `custom<InsertExtractValueElementType>(type($v), ref(type($c)),
+    /// ref($position))` (MLIR's `LLVMDialect.cpp`): the type of the
+    /// element of the llvm struct or array `$c` that the position
+    /// selects.
+    fn insert_extract_value_element_type(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let bad = |p: &Self| {
+            p.unsupported(
+                syn,
+                at,
+                "a `custom<InsertExtractValueElementType>` argument",
+            )
+        };
+        let [Element::Type(value), Element::Ref(container), Element::Ref(position)] = args else {
+            return bad(self);
+        };
+        let (Element::Var(value), Element::Type(container), Element::Var(Var::Attr(position))) =
+            (&**value, &**container, &**position)
+        else {
+            return bad(self);
+        };
+        let Element::Var(Var::Operand(container)) = &**container else {
+            return bad(self);
+        };
+        let Some(mut ty) = parts.operand_types[*container]
+            .as_deref()
+            .and_then(|t| t.first().copied())
+        else {
+            return bad(self);
+        };
+        let indices: Vec<i64> = match parts.attrs[*position].map(|a| self.m.ctx.attr(a)) {
+            Some(AttrData::DenseArray { data, .. }) => data
+                .chunks_exact(8)
+                .map(|c| i64::from_le_bytes(c.try_into().unwrap_or_default()))
+                .collect(),
+            _ => return bad(self),
+        };
+        for i in indices {
+            ty = self.llvm_aggregate_element(ty, i, at)?;
+        }
+        match value {
+            Var::Operand(o) => parts.operand_types[*o] = Some(vec![ty]),
+            Var::Result(r) => parts.result_types[*r] = Some(vec![ty]),
+            _ => return bad(self),
+        }
         Ok(())
     }
 }

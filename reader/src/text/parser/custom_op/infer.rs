@@ -259,6 +259,12 @@ impl<'a> Parser<'a> {
                 let at = self.tok.start;
                 self.spirv_pointee(t, at).ok().flatten()
             }
+            TypeTransformer::ValAndBoolStruct => {
+                let inner = self.llvm_nested_type_text(t)?;
+                let at = self.tok.start;
+                self.parse_type_text(&format!("!llvm.struct<({inner}, i1)>"), at)
+                    .ok()
+            }
             TypeTransformer::SampledImageImage => {
                 let at = self.tok.start;
                 self.spirv_sampled_image_image(t, at).ok().flatten()

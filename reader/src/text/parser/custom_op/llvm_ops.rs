@@ -249,7 +249,7 @@ impl<'a> Parser<'a> {
     /// How the llvm dialect's printer writes type `t` inside one of its
     /// types: an llvm type without its `!llvm.` prefix, a builtin scalar or
     /// vector as usual; `None` for anything else.
-    fn llvm_nested_type_text(&self, t: TypeId) -> Option<String> {
+    pub(super) fn llvm_nested_type_text(&self, t: TypeId) -> Option<String> {
         Some(match self.m.ctx.ty(t) {
             TypeData::Vector {
                 shape,
@@ -268,6 +268,74 @@ impl<'a> Parser<'a> {
             }
             _ => return self.builtin_scalar_or_vector_text(t),
         })
+    }
+}
+
+impl<'a> Parser<'a> {
+    /// Element `index` of the llvm struct or array `t` (MLIR's
+    /// `getInsertExtractValueElementType`), read from the type's body:
+    /// `struct<(T, …)>` (maybe `packed`, maybe named) or `array<N x T>`.
+    pub(super) fn llvm_aggregate_element(
+        &mut self,
+        t: TypeId,
+        index: i64,
+        at: usize,
+    ) -> Result<TypeId> {
+        if !matches!(self.m.ctx.ty(t), TypeData::Dialect(b) if &*b.dialect == "llvm") {
+            return self.sem_err_at(at, "expected LLVM IR structure/array type");
+        }
+        let Some(text) = self.llvm_nested_type_text(t) else {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                "an llvm aggregate whose body holds a type other than builtin and llvm types is not known here; the op's generic form is accepted",
+                self.position(at),
+            ));
+        };
+        let (elems, count): (Vec<&str>, Option<u64>) = if let Some(p) = text
+            .strip_prefix("array<")
+            .and_then(|p| p.strip_suffix('>'))
+        {
+            match count_and_type(p) {
+                Some((n, elem)) => (vec![elem], Some(n)),
+                None => return self.sem_err_at(at, "expected LLVM IR structure/array type"),
+            }
+        } else if let Some(p) = text
+            .strip_prefix("struct<")
+            .and_then(|p| p.strip_suffix('>'))
+        {
+            let body = split_top(p)
+                .into_iter()
+                .map(str::trim)
+                .map(|b| b.strip_prefix("packed").map_or(b, str::trim_start))
+                .find(|b| b.starts_with('('));
+            match body.and_then(|b| b.strip_prefix('(')?.strip_suffix(')')) {
+                Some(b) if b.trim().is_empty() => (Vec::new(), None),
+                Some(b) => (split_top(b), None),
+                None => return self.sem_err_at(at, "expected LLVM IR structure/array type"),
+            }
+        } else {
+            return self.sem_err_at(at, "expected LLVM IR structure/array type");
+        };
+        let n = count.unwrap_or(elems.len() as u64);
+        if index < 0 || index as u64 >= n {
+            return self.sem_err_at(at, format!("position out of bounds: {index}"));
+        }
+        let elem = if count.is_some() {
+            elems[0]
+        } else {
+            elems[index as usize]
+        }
+        .trim();
+        let word: Vec<u8> = elem
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .collect();
+        let elem_text = if is_builtin_type_word(&word) || elem.starts_with('!') {
+            elem.to_string()
+        } else {
+            format!("!llvm.{elem}")
+        };
+        self.parse_type_text(&elem_text, at)
     }
 }
 

@@ -808,6 +808,36 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// `s` split at the commas outside brackets.
+pub(super) fn split_top(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '<' | '(' | '[' | '{' => depth += 1,
+            '>' | ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+/// `N x T` (the element counts of spirv's and llvm's arrays; `x` may
+/// touch the count): the count and `T`.
+pub(super) fn count_and_type(s: &str) -> Option<(u64, &str)> {
+    let s = s.trim_start();
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    let n = s.get(..digits)?.parse().ok()?;
+    let rest = s[digits..].trim_start().strip_prefix('x')?;
+    Some((n, rest))
+}
+
 /// `vector<…>` of the sizes `shape` (`[n]` where scalable) and element
 /// text `elem`.
 fn vector_text(shape: &[i64], scalable: &[bool], elem: &str) -> String {

@@ -59,36 +59,6 @@ impl SpirvBody {
     }
 }
 
-/// `s` split at the commas outside brackets.
-fn split_top(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut start = 0;
-    for (i, c) in s.char_indices() {
-        match c {
-            '<' | '(' | '[' | '{' => depth += 1,
-            '>' | ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(&s[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&s[start..]);
-    out
-}
-
-/// `N x T` (spirv's array and matrix element counts; `x` may touch the
-/// count): the count and `T`.
-fn count_and_type(s: &str) -> Option<(u64, &str)> {
-    let s = s.trim_start();
-    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
-    let n = s.get(..digits)?.parse().ok()?;
-    let rest = s[digits..].trim_start().strip_prefix('x')?;
-    Some((n, rest))
-}
-
 impl<'a> Parser<'a> {
     /// The attribute of a spirv enum case written `text` (`Function`,
     /// `Volatile | Aligned` for a bit enum), as `#spirv.mnemonic<Case>` in
