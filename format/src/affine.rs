@@ -238,6 +238,34 @@ impl AffineExpr {
         AffineExpr::add(a, AffineExpr::neg(b))
     }
 
+    /// `self` with `Dim(i)` replaced by `dims[i]` and `Symbol(i)` by
+    /// `syms[i]` (kept where there is no replacement), rebuilt through the
+    /// simplifying constructors where something changed (MLIR's
+    /// `AffineExpr::replaceDimsAndSymbols`).
+    pub fn replace_dims_and_symbols(&self, dims: &[AffineExpr], syms: &[AffineExpr]) -> AffineExpr {
+        match self {
+            Dim(i) => dims
+                .get(*i as usize)
+                .cloned()
+                .unwrap_or_else(|| self.clone()),
+            Symbol(i) => syms
+                .get(*i as usize)
+                .cloned()
+                .unwrap_or_else(|| self.clone()),
+            Constant(_) => self.clone(),
+            Add(l, r) | Mul(l, r) | Mod(l, r) | FloorDiv(l, r) | CeilDiv(l, r) => {
+                let (nl, nr) = (
+                    l.replace_dims_and_symbols(dims, syms),
+                    r.replace_dims_and_symbols(dims, syms),
+                );
+                if nl == **l && nr == **r {
+                    return self.clone();
+                }
+                self.rebuild_binary(nl, nr).unwrap_or_else(|| self.clone())
+            }
+        }
+    }
+
     /// Builds a binary expression of the same kind as `self` (which must be
     /// binary) from new operands, through the simplifying constructors.
     /// Returns `None` for leaves.

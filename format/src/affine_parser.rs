@@ -208,6 +208,35 @@ pub fn parse_affine_map_of_ssa_ids(s: &[u8], square: bool) -> Result<SsaMap, Aff
     })
 }
 
+/// One affine expression whose dimensions and symbols are SSA values,
+/// not bracketed (MLIR's `parseAffineExprOfSSAIds`): the expression over
+/// its own dimensions and symbols, numbered in order of first use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SsaExpr {
+    pub expr: AffineExpr,
+    /// Where the first use of each dimension's value starts (its `%`).
+    pub dims: Vec<usize>,
+    /// Where the first use of each symbol's value starts (its `%`).
+    pub symbols: Vec<usize>,
+    /// Bytes consumed: up to the token after the expression.
+    pub consumed: usize,
+}
+
+/// Parses one affine expression of SSA ids from the start of `s`, up to
+/// the first token that cannot continue it (`,` or `)` in a list).
+pub fn parse_affine_expr_of_ssa_ids(s: &[u8]) -> Result<SsaExpr, AffineParseError> {
+    let mut p = Parser::new(s);
+    p.ssa = Some(SsaIds::default());
+    let expr = p.parse_expr()?;
+    let ids = p.ssa.take().unwrap_or_default();
+    Ok(SsaExpr {
+        expr,
+        dims: ids.dims,
+        symbols: ids.symbols,
+        consumed: p.tok_start,
+    })
+}
+
 /// One token.  Identifier-like tokens (bare identifiers, integer type names
 /// and keywords) are all `Ident`; their spelling decides whether they act
 /// as an operator keyword in a given position.

@@ -106,3 +106,27 @@ fn llvm_aggregate_position_refused_as_mlir_refuses_it() {
         "{s}"
     );
 }
+
+/// `affine.parallel`'s reduction kinds and steps are checked as MLIR's
+/// `AffineParallelOp::parse` checks them, with its messages and positions
+/// (checked against mlir-opt 22 by hand, 2026-11-27).
+#[test]
+fn affine_parallel_refused_as_mlir_refuses_it() {
+    for (text, at, what) in [
+        (
+            "func.func @p(%a: index) {\n  affine.parallel (%i) = (0) to (10) reduce (\"bogus\") {\n  }\n  return\n}\n",
+            "t.mlir:2:46:",
+            "invalid reduction value: \"bogus\"",
+        ),
+        (
+            "func.func @p(%a: index) {\n  affine.parallel (%i) = (0) to (10) step (%a) {\n  }\n  return\n}\n",
+            "t.mlir:2:3:",
+            "steps must be constant integers",
+        ),
+    ] {
+        let e = rmlir_reader::parse_module(text.as_bytes(), "t.mlir").unwrap_err();
+        assert_eq!(e.kind(), rmlir_reader::ErrorKind::Semantic, "{e}");
+        let s = e.to_string();
+        assert!(s.starts_with(at) && s.contains(what), "{s}");
+    }
+}

@@ -4,7 +4,7 @@
 //! values written in place (SPEC.md §11.2).
 
 use super::*;
-use crate::affine_parser::parse_affine_map_of_ssa_ids;
+use crate::affine_parser::{parse_affine_expr_of_ssa_ids, parse_affine_map_of_ssa_ids};
 use rmlir_format::affine::{AffineExpr, AffineMap};
 
 impl<'a> Parser<'a> {
@@ -360,6 +360,228 @@ impl<'a> Parser<'a> {
             props,
             attrs,
             Vec::new(),
+            name_at,
+            results_start,
+        )
+    }
+
+    /// `affine.parallel`'s bounds: `(e, max(m), …)` for the lower ones,
+    /// `min` for the upper (MLIR's `parseAffineMapWithMinMax`): one map of
+    /// all the expressions, their operands deduplicated (dimensions, then
+    /// symbols, each in order of first use), and how many results each
+    /// bound has.
+    fn affine_parallel_bounds(
+        &mut self,
+        lower: bool,
+    ) -> Result<(AffineMap, Vec<i32>, Vec<ValueId>)> {
+        self.expect(Tok::LParen, "'('")?;
+        let mut exprs = Vec::new();
+        let mut groups = Vec::new();
+        // Each expression's own dimension and symbol operands.
+        let mut flat: Vec<(Vec<Use<'a>>, Vec<Use<'a>>)> = Vec::new();
+        if !self.eat(Tok::RParen) {
+            loop {
+                let base;
+                let (results, dims, syms, consumed) = if self.is_kw(if lower {
+                    "max"
+                } else {
+                    "min"
+                }) {
+                    self.bump();
+                    base = self.tok.start;
+                    let m = parse_affine_map_of_ssa_ids(&self.src[base..], false).map_err(|e| {
+                        Error::new(ErrorKind::Syntax, e.message, self.position(base + e.offset))
+                    })?;
+                    (m.map.results, m.dims, m.symbols, m.consumed)
+                } else {
+                    base = self.tok.start;
+                    let e = parse_affine_expr_of_ssa_ids(&self.src[base..]).map_err(|e| {
+                        Error::new(ErrorKind::Syntax, e.message, self.position(base + e.offset))
+                    })?;
+                    (vec![e.expr], e.dims, e.symbols, e.consumed)
+                };
+                let read = |p: &mut Self, at: &[usize]| -> Result<Vec<Use<'a>>> {
+                    at.iter()
+                        .map(|&o| {
+                            p.reset_to(base + o);
+                            p.parse_value_use()
+                        })
+                        .collect()
+                };
+                let dims = read(self, &dims)?;
+                let syms = read(self, &syms)?;
+                self.reset_to(base + consumed);
+                groups.push(results.len() as i32);
+                for e in results {
+                    exprs.push(e);
+                    flat.push((dims.clone(), syms.clone()));
+                }
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::RParen, "')'")?;
+        }
+        // Shift each expression past the ones before it, then map every
+        // operand to the position of its value among the distinct ones.
+        let index = self.m.ctx.intern_type(TypeData::Index);
+        let (mut total_dims, mut total_syms) = (0u32, 0u32);
+        let mut dim_values: Vec<ValueId> = Vec::new();
+        let mut sym_values: Vec<ValueId> = Vec::new();
+        let (mut dim_repl, mut sym_repl) = (Vec::new(), Vec::new());
+        for (e, (dims, syms)) in exprs.iter_mut().zip(&flat) {
+            let shift_d: Vec<AffineExpr> = (0..dims.len() as u32)
+                .map(|i| AffineExpr::Dim(total_dims + i))
+                .collect();
+            let shift_s: Vec<AffineExpr> = (0..syms.len() as u32)
+                .map(|i| AffineExpr::Symbol(total_syms + i))
+                .collect();
+            *e = e.replace_dims_and_symbols(&shift_d, &shift_s);
+            total_dims += dims.len() as u32;
+            total_syms += syms.len() as u32;
+        }
+        for (dims, syms) in &flat {
+            for (uses, values, repl, is_dim) in [
+                (dims, &mut dim_values, &mut dim_repl, true),
+                (syms, &mut sym_values, &mut sym_repl, false),
+            ] {
+                for u in uses {
+                    let v = self.resolve_use(*u, index)?;
+                    let pos = match values.iter().position(|x| *x == v) {
+                        Some(p) => p,
+                        None => {
+                            values.push(v);
+                            values.len() - 1
+                        }
+                    } as u32;
+                    repl.push(if is_dim {
+                        AffineExpr::Dim(pos)
+                    } else {
+                        AffineExpr::Symbol(pos)
+                    });
+                }
+            }
+        }
+        let results = exprs
+            .iter()
+            .map(|e| e.replace_dims_and_symbols(&dim_repl, &sym_repl))
+            .collect();
+        let map = AffineMap {
+            num_dims: dim_values.len() as u32,
+            num_symbols: sym_values.len() as u32,
+            results,
+        };
+        let mut operands = dim_values;
+        operands.extend(sym_values);
+        Ok((map, groups, operands))
+    }
+
+    /// `affine.parallel (%i, …) = (lower bounds) to (upper bounds) (step
+    /// (constants))? (reduce ("kind", …))? (-> types)? region attr-dict?`
+    /// (MLIR's `AffineParallelOp::parse`): the reductions are
+    /// `arith::AtomicRMWKind` cases as `i64`s, the steps an `i64` array.
+    pub(super) fn parse_affine_parallel(
+        &mut self,
+        syn: &'static OpSyntax,
+        name_at: usize,
+        results_start: usize,
+    ) -> Result<OpId> {
+        let ivs = self.paren_value_uses()?;
+        self.expect(Tok::Equal, "'='")?;
+        let (lower, lower_groups, mut operands) = self.affine_parallel_bounds(true)?;
+        self.expect_kw("to")?;
+        let (upper, upper_groups, upper_operands) = self.affine_parallel_bounds(false)?;
+        operands.extend(upper_operands);
+        let i64t = self.m.ctx.intern_type(TypeData::signless(64));
+        let int = |p: &mut Self, v: i64| {
+            p.m.ctx.intern_attr(AttrData::Integer {
+                ty: i64t,
+                value: BigInt::from(v),
+            })
+        };
+        let steps: Vec<i64> = if self.is_kw("step") {
+            self.bump();
+            let at = self.tok.start;
+            let (map, uses) = self.affine_map_of_ssa_ids(false)?;
+            let AttrData::AffineMap(m) = self.m.ctx.attr(map) else {
+                return self.unsupported(syn, at, "its steps");
+            };
+            let constants: Option<Vec<i64>> =
+                m.results.iter().map(AffineExpr::as_constant).collect();
+            match constants {
+                Some(c) if uses.is_empty() => c,
+                _ => return self.sem_err_at(name_at, "steps must be constant integers"),
+            }
+        } else {
+            vec![1; ivs.len()]
+        };
+        let steps: Vec<AttrId> = steps.into_iter().map(|v| int(self, v)).collect();
+        let mut reductions = Vec::new();
+        if self.is_kw("reduce") {
+            self.bump();
+            let Some(kinds) = self
+                .op_syntax(b"memref.atomic_rmw")
+                .and_then(|s| s.attrs.iter().find(|a| a.name == "kind"))
+            else {
+                return self.unsupported(syn, name_at, "its reductions");
+            };
+            self.comma_list(Tok::LParen, Tok::RParen, "'('", |p| {
+                let at = p.tok.start;
+                let text = lossy(&p.parse_string("a reduction kind")?);
+                let Some((_, v)) = kinds.cases.iter().find(|(c, _)| *c == text) else {
+                    return p.sem_err_at(at, format!("invalid reduction value: \"{text}\""));
+                };
+                reductions.push(int(p, *v));
+                Ok(())
+            })?;
+        }
+        let result_types = self.optional_arrow_type_list()?;
+        let index = self.m.ctx.intern_type(TypeData::Index);
+        let entry: Vec<EntryArg<'a>> = Self::entry_args(&ivs, &vec![index; ivs.len()]);
+        let region = self.m.new_region();
+        self.parse_region_into(region, &entry)?;
+        let attrs = self.optional_attr_dict()?;
+        if let Some(term) = syn.implicit_terminator() {
+            self.ensure_terminator(region, term, name_at)?;
+        }
+        let groups_attr = |p: &mut Self, g: &[i32]| {
+            let text = if g.is_empty() {
+                "dense<> : tensor<0xi32>".to_string()
+            } else {
+                let list: Vec<String> = g.iter().map(i32::to_string).collect();
+                format!("dense<[{}]> : tensor<{}xi32>", list.join(", "), g.len())
+            };
+            p.parse_attr_text(&text, name_at)
+        };
+        let lower_groups = groups_attr(self, &lower_groups)?;
+        let upper_groups = groups_attr(self, &upper_groups)?;
+        let props = vec![
+            (b"lowerBoundsGroups"[..].into(), lower_groups),
+            (
+                b"lowerBoundsMap"[..].into(),
+                self.m.ctx.intern_attr(AttrData::AffineMap(lower)),
+            ),
+            (
+                b"reductions"[..].into(),
+                self.m.ctx.intern_attr(AttrData::Array(reductions)),
+            ),
+            (
+                b"steps"[..].into(),
+                self.m.ctx.intern_attr(AttrData::Array(steps)),
+            ),
+            (b"upperBoundsGroups"[..].into(), upper_groups),
+            (
+                b"upperBoundsMap"[..].into(),
+                self.m.ctx.intern_attr(AttrData::AffineMap(upper)),
+            ),
+        ];
+        self.finish_hand_written(
+            syn,
+            &operands,
+            &result_types,
+            props,
+            attrs,
+            vec![region],
             name_at,
             results_start,
         )

@@ -212,6 +212,9 @@ const HAND_WRITTEN: &[(&str, HandWritten)] = &[
         p.parse_affine_map_op(s, at, r)
     }),
     ("affine.min", |p, s, at, r| p.parse_affine_map_op(s, at, r)),
+    ("affine.parallel", |p, s, at, r| {
+        p.parse_affine_parallel(s, at, r)
+    }),
     ("affine.for", |p, s, at, r| p.parse_affine_for(s, at, r)),
     ("linalg.yield", |p, s, at, r| p.parse_linalg_yield(s, at, r)),
     ("llvm.func", |p, s, at, r| p.parse_llvm_func(s, at, r)),
