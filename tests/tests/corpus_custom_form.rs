@@ -29,10 +29,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Cases equal on 2026-11-27 (SPEC.md §11.2, "Measured"): the floor the
 /// count may not fall below.
-const AT_LEAST_EQUAL: usize = 5549;
+const AT_LEAST_EQUAL: usize = 5558;
 
 /// The same floor for mlir-opt's own custom prints (`pretty.mlir`).
-const AT_LEAST_EQUAL_PRETTY: usize = 5688;
+const AT_LEAST_EQUAL_PRETTY: usize = 5697;
 
 /// The manifest's op dialects of each case.
 fn op_dialects() -> BTreeMap<String, String> {

@@ -51,6 +51,9 @@ impl<'a> Parser<'a> {
             "SymbolVisibility" => self.symbol_visibility(syn, args, parts),
             "SwitchCases" => self.switch_cases(syn, args, parts),
             "SwitchOpCases" => self.switch_op_cases(syn, args, parts),
+            "MapClause" => self.omp_map_clause(syn, args, parts),
+            "CaptureType" => self.omp_capture_type(syn, args, parts),
+            "UseDeviceAddrUseDevicePtrRegion" => self.omp_use_device_region(syn, args, parts),
             "InsertExtractValueElementType" => {
                 self.insert_extract_value_element_type(syn, args, parts)
             }
@@ -1241,6 +1244,144 @@ impl<'a> Parser<'a> {
             Var::Result(r) => parts.result_types[*r] = Some(vec![ty]),
             _ => return bad(self),
         }
+        Ok(())
+    }
+
+    /// `custom<MapClause>($map_type)` (MLIR's `OpenMPDialect.cpp`):
+    /// keywords, comma-separated, or-ed into `ClauseMapFlags`. A keyword
+    /// names the flag of its name, except `tofrom` (`to|from`), `delete`
+    /// (`del`) and `private` (`priv`); any other keyword, `del` and `priv`
+    /// included, sets nothing (checked against mlir-opt 22, 2026-11-27).
+    fn omp_map_clause(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let [Element::Var(Var::Attr(slot))] = args else {
+            return self.unsupported(syn, at, "a `custom<MapClause>` argument");
+        };
+        let spec = &syn.attrs[*slot];
+        let (Some(def), true) = (spec.def.as_deref(), spec.bit) else {
+            return self.unsupported(syn, at, "a `custom<MapClause>` argument");
+        };
+        let flag = |name: &str| spec.cases.iter().find(|(c, _)| c == name).map(|(_, v)| *v);
+        let mut bits = 0i64;
+        loop {
+            if !self.is(Tok::BareIdent) {
+                return self.err("expected valid keyword");
+            }
+            let kw = lossy(self.spelling());
+            self.bump();
+            let names: &[&str] = match kw.as_str() {
+                "tofrom" => &["to", "from"],
+                "delete" => &["del"],
+                "private" => &["priv"],
+                "del" | "priv" => &[],
+                _ => &[],
+            };
+            if names.is_empty() && kw != "del" && kw != "priv" {
+                bits |= flag(&kw).unwrap_or(0);
+            }
+            for n in names {
+                bits |= flag(n).unwrap_or(0);
+            }
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        let text = if bits == 0 {
+            spec.cases
+                .iter()
+                .find(|(_, v)| *v == 0)
+                .map(|(c, _)| c.clone())
+                .unwrap_or_default()
+        } else {
+            let set: Vec<&str> = spec
+                .cases
+                .iter()
+                .filter(|(_, v)| *v != 0 && v & bits == *v)
+                .map(|(c, _)| c.as_str())
+                .collect();
+            set.join("|")
+        };
+        let (dialect, mnemonic) = def.split_once('.').unwrap_or((def, ""));
+        let a = self.parse_attr_text(&format!("#{dialect}<{mnemonic} {text}>"), at)?;
+        parts.attrs[*slot] = Some(a);
+        Ok(())
+    }
+
+    /// `custom<CaptureType>($map_capture_type)` (MLIR's
+    /// `OpenMPDialect.cpp`): one keyword of `VariableCaptureKind`, kept as
+    /// `#omp<variable_capture_kind(Keyword)>`.
+    fn omp_capture_type(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let [Element::Var(Var::Attr(slot))] = args else {
+            return self.unsupported(syn, at, "a `custom<CaptureType>` argument");
+        };
+        let spec = &syn.attrs[*slot];
+        let Some(def) = spec.def.as_deref() else {
+            return self.unsupported(syn, at, "a `custom<CaptureType>` argument");
+        };
+        if !self.is(Tok::BareIdent) {
+            return self.err("expected valid keyword");
+        }
+        let kw = lossy(self.spelling());
+        if !spec.cases.iter().any(|(c, _)| *c == kw) {
+            return self.sem_err_at(at, format!("invalid capture type '{kw}'"));
+        }
+        self.bump();
+        let (dialect, mnemonic) = def.split_once('.').unwrap_or((def, ""));
+        let a = self.parse_attr_text(&format!("#{dialect}<{mnemonic}({kw})>"), at)?;
+        parts.attrs[*slot] = Some(a);
+        Ok(())
+    }
+
+    /// `custom<UseDeviceAddrUseDevicePtrRegion>($region, …)` (MLIR's
+    /// `parseBlockArgRegion` for `omp.target_data`): the region, without
+    /// `use_device_addr`/`use_device_ptr` clauses (those, which give the
+    /// region entry arguments, are refused).
+    fn omp_use_device_region(
+        &mut self,
+        syn: &'static OpSyntax,
+        args: &'static [Element],
+        parts: &mut Parts<'a>,
+    ) -> Result<()> {
+        let at = self.tok.start;
+        let Some(Element::Var(Var::Region(region))) = args.first() else {
+            return self.unsupported(
+                syn,
+                at,
+                "a `custom<UseDeviceAddrUseDevicePtrRegion>` argument",
+            );
+        };
+        if self.is_kw("use_device_addr") || self.is_kw("use_device_ptr") {
+            return self.unsupported(syn, at, "a `use_device_addr`/`use_device_ptr` clause");
+        }
+        for e in &args[1..] {
+            match e {
+                Element::Var(Var::Operand(o)) => {
+                    parts.operands[*o] = Vec::new();
+                    parts.operand_types[*o] = Some(Vec::new());
+                }
+                Element::Type(_) => {}
+                _ => {
+                    return self.unsupported(
+                        syn,
+                        at,
+                        "a `custom<UseDeviceAddrUseDevicePtrRegion>` argument",
+                    )
+                }
+            }
+        }
+        let r = self.parse_custom_region(syn, at)?;
+        parts.regions[*region].push(r);
         Ok(())
     }
 }
