@@ -37,6 +37,7 @@ mod out_of_tree_sources;
 pub mod quant;
 pub mod sdy;
 pub mod sparse_tensor;
+pub mod spirv;
 pub mod stablehlo;
 pub mod test_dialect;
 pub mod tosa;
@@ -50,17 +51,18 @@ use std::sync::{Arc, OnceLock};
 
 /// The hooks of the dialects mlir-opt 22 gives bytecode hooks and we
 /// implement: builtin, llvm, quant, tosa and `test`; and sparse_tensor's
-/// text respelling. What the reader and
+/// and spirv's text respelling. What the reader and
 /// the writer use unless given another registry.
 pub fn upstream() -> &'static DialectRegistry {
     static UPSTREAM: OnceLock<DialectRegistry> = OnceLock::new();
     UPSTREAM.get_or_init(|| {
         let mut r = DialectRegistry::new();
-        let hooks: [Arc<dyn BytecodeDialect>; 6] = [
+        let hooks: [Arc<dyn BytecodeDialect>; 7] = [
             Arc::new(BuiltinDialect),
             Arc::new(llvm::Llvm),
             Arc::new(quant::Quant),
             Arc::new(sparse_tensor::SparseTensor),
+            Arc::new(spirv::Spirv),
             Arc::new(tosa::Tosa),
             Arc::new(test_dialect::TestDialect),
         ];

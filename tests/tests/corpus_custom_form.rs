@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Cases equal on 2026-11-27 (SPEC.md §11.2, "Measured"): the floor the
 /// count may not fall below.
-const AT_LEAST_EQUAL: usize = 5558;
+const AT_LEAST_EQUAL: usize = 5633;
 
 /// The same floor for mlir-opt's own custom prints (`pretty.mlir`).
 const AT_LEAST_EQUAL_PRETTY: usize = 5697;
