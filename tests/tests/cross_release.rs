@@ -373,6 +373,40 @@ func.func @f(%a: i64, %b: index) -> i32 {
     assert_eq!(back, ours, "convert");
 }
 
+/// linalg's ODS contractions of MLIR 19 take MLIR 22's default
+/// `indexing_maps` (which MLIR 19 computed), without the
+/// `linalg.memoized_indexing_maps` cache its verifier wrote, while other
+/// discardable attributes, on the same op and on others, stay.
+#[test]
+fn linalg_contractions_get_their_default_maps() {
+    let src = r#"
+module attributes {transform.with_named_sequence} {
+  func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<4x2xf32>, %x: tensor<3x4x8xf32>, %y: tensor<3x8x2xf32>, %z: tensor<3x4x2xf32>) -> tensor<4x2xf32> attributes {llvm.emit_c_interface} {
+    %0 = linalg.matmul {tag = "m"} ins(%a, %b : tensor<4x8xf32>, tensor<8x2xf32>) outs(%c : tensor<4x2xf32>) -> tensor<4x2xf32>
+    %1 = linalg.batch_matmul ins(%x, %y : tensor<3x4x8xf32>, tensor<3x8x2xf32>) outs(%z : tensor<3x4x2xf32>) -> tensor<3x4x2xf32>
+    return %0 : tensor<4x2xf32>
+  }
+}
+"#;
+    let bc = emit_19(src);
+    let m = rmlir_reader::read_bytecode(&bc).unwrap();
+    let ours = print(&m);
+    let want = opt22(
+        &["--mlir-print-op-generic", "--mlir-print-debuginfo", "-"],
+        src.as_bytes(),
+    )
+    .unwrap();
+    assert_eq!(ours, want, "decode");
+    assert!(ours.contains("indexing_maps = ["), "{ours}");
+    assert!(!ours.contains("memoized"), "{ours}");
+    let back = opt22(
+        &["--mlir-print-op-generic", "--mlir-print-debuginfo", "-"],
+        &to_22(&m),
+    )
+    .unwrap();
+    assert_eq!(back, ours, "convert");
+}
+
 /// What cannot be carried over is an error naming the op, the field, the
 /// release that wrote it and the releases we know — never a silent drop.
 #[test]

@@ -415,6 +415,13 @@ impl<'a> BytecodeReader<'a> {
         };
         // Payloads decoded with an older release's layouts: in MLIR 22's terms.
         let mut properties = self.retarget(&name, registered, properties, r, mask_at)?;
+        // MLIR 19's verifier cached a contraction's maps in a discardable
+        // `linalg.memoized_indexing_maps`; MLIR 22 keeps them in the
+        // property and caches nothing, so the cache goes where it equals
+        // the maps carried over.
+        if !std::ptr::eq(self.layouts, self.registry) {
+            attributes = self.drop_memoized_maps(&name, properties, attributes);
+        }
         // Before v5, inherent attributes sit in the attribute dictionary;
         // a registered op's are moved into its properties, as MLIR does.
         if self.version < rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES && cached.info.is_none()

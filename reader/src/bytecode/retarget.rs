@@ -308,6 +308,28 @@ impl<'a> BytecodeReader<'a> {
                 }
             }
         }
+        // linalg's contractions (`linalg.matmul`, …) gained an
+        // `indexing_maps` property after MLIR 19; an op written without one
+        // computes the default maps, which MLIR 22's parser stores.
+        if let Some(maps) = default_indexing_maps(name) {
+            if field(to, b"indexing_maps").is_some()
+                && !merged.iter().any(|(k, _)| &k[..] == b"indexing_maps")
+            {
+                let a =
+                    crate::text::parse_attr_into(&mut self.module, maps.as_bytes(), self.limits)
+                        .map_err(|e| {
+                            r.error_at(
+                                at,
+                                ErrorKind::Semantic,
+                                format!(
+                                    "default indexing maps of '{}': {e}",
+                                    String::from_utf8_lossy(name)
+                                ),
+                            )
+                        })?;
+                merged.push((b"indexing_maps"[..].into(), a));
+            }
+        }
         merged.sort_by(|a, b| a.0.cmp(&b.0));
         let given = self.module.ctx.intern_attr(AttrData::Dictionary(merged));
         let out = match defaults {
@@ -322,6 +344,38 @@ impl<'a> BytecodeReader<'a> {
 }
 
 impl<'a> BytecodeReader<'a> {
+    /// `attributes` without a `linalg.memoized_indexing_maps` equal to the
+    /// `indexing_maps` property of `properties`, for the ops
+    /// [`default_indexing_maps`] knows.
+    pub(super) fn drop_memoized_maps(
+        &mut self,
+        name: &[u8],
+        properties: Option<AttrId>,
+        attributes: Option<AttrId>,
+    ) -> Option<AttrId> {
+        const MEMO: &[u8] = b"linalg.memoized_indexing_maps";
+        if default_indexing_maps(name).is_none() {
+            return attributes;
+        }
+        let ctx = &self.module.ctx;
+        let maps = match properties.map(|p| ctx.attr(p)) {
+            Some(AttrData::Dictionary(d)) => d
+                .iter()
+                .find(|(k, _)| &k[..] == b"indexing_maps")
+                .map(|(_, v)| *v),
+            _ => None,
+        };
+        let Some(AttrData::Dictionary(d)) = attributes.map(|a| ctx.attr(a)) else {
+            return attributes;
+        };
+        if maps.is_none() || !d.iter().any(|(k, v)| &k[..] == MEMO && Some(*v) == maps) {
+            return attributes;
+        }
+        let rest: Vec<(Bytes, AttrId)> =
+            d.iter().filter(|(k, _)| &k[..] != MEMO).cloned().collect();
+        Some(self.module.ctx.intern_attr(AttrData::Dictionary(rest)))
+    }
+
     /// An op's default properties (SPEC.md §7.1) as a dictionary attribute.
     pub(super) fn parse_defaults(
         &mut self,
@@ -346,6 +400,15 @@ impl<'a> BytecodeReader<'a> {
                 )
             })
     }
+}
+
+/// The `indexing_maps` MLIR 22's parser gives op `name` when the text has
+/// none (the contractions of linalg's ODS, from the OpDSL data), as text.
+pub(super) fn default_indexing_maps(name: &[u8]) -> Option<&'static str> {
+    let name = std::str::from_utf8(name).ok()?;
+    rmlir_format::op_format::opdsl::op(name)?
+        .default_maps
+        .as_deref()
 }
 
 fn producer_text(p: &[u8]) -> String {
