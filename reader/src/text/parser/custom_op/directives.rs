@@ -1291,21 +1291,7 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        let text = if bits == 0 {
-            spec.cases
-                .iter()
-                .find(|(_, v)| *v == 0)
-                .map(|(c, _)| c.clone())
-                .unwrap_or_default()
-        } else {
-            let set: Vec<&str> = spec
-                .cases
-                .iter()
-                .filter(|(_, v)| *v != 0 && v & bits == *v)
-                .map(|(c, _)| c.as_str())
-                .collect();
-            set.join("|")
-        };
+        let text = bit_enum_text(&spec.cases, bits).unwrap_or_default();
         let (dialect, mnemonic) = def.split_once('.').unwrap_or((def, ""));
         let a = self.parse_attr_text(&format!("#{dialect}<{mnemonic} {text}>"), at)?;
         parts.attrs[*slot] = Some(a);

@@ -841,6 +841,21 @@ pub(super) fn count_and_type(s: &str) -> Option<(u64, &str)> {
     Some((n, rest))
 }
 
+/// How a bit enum's generated `stringify` writes `bits`: the case of value
+/// 0 for none, else the cases whose bits are all set, in declaration
+/// order, joined by `|`; `None` for 0 without such a case.
+fn bit_enum_text(cases: &[(String, i64)], bits: i64) -> Option<String> {
+    if bits == 0 {
+        return cases.iter().find(|(_, v)| *v == 0).map(|(c, _)| c.clone());
+    }
+    let set: Vec<&str> = cases
+        .iter()
+        .filter(|(_, v)| *v != 0 && v & bits == *v)
+        .map(|(c, _)| c.as_str())
+        .collect();
+    Some(set.join("|"))
+}
+
 /// `vector<…>` of the sizes `shape` (`[n]` where scalable) and element
 /// text `elem`.
 fn vector_text(shape: &[i64], scalable: &[bool], elem: &str) -> String {

@@ -81,19 +81,9 @@ impl<'a> Parser<'a> {
                     None => return bad(self),
                 }
             }
-            if bits == 0 {
-                match spec.cases.iter().find(|(_, v)| *v == 0) {
-                    Some((c, _)) => c.clone(),
-                    None => return bad(self),
-                }
-            } else {
-                let names: Vec<&str> = spec
-                    .cases
-                    .iter()
-                    .filter(|(_, v)| *v != 0 && *v & bits == *v)
-                    .map(|(c, _)| c.as_str())
-                    .collect();
-                names.join("|")
+            match bit_enum_text(&spec.cases, bits) {
+                Some(t) => t,
+                None => return bad(self),
             }
         } else {
             match case(text) {
