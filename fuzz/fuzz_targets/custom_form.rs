@@ -32,7 +32,10 @@ fuzz_target!(|data: &[u8]| {
     let reprinted = rmlir_writer::print_module(&again, Default::default());
     // Divergences known for the generic text itself (test helpers shared
     // with the other text targets) are not this parser's.
+    // Checked on the first parse as well: an affine map whose text is no
+    // fixpoint is in it, its print already the settled map.
     if rmlir_tests::known_round_trip_divergence(&again, &reprinted)
+        || rmlir_tests::known_round_trip_divergence(&m, &printed)
         || rmlir_tests::dialect_body_prints_unreadably(&m)
     {
         return;
