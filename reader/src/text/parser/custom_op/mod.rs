@@ -52,6 +52,16 @@ const DEFAULT_DIALECTS: &[(&str, &str)] = &[
     ("transform.with_pdl_patterns", "transform"),
 ];
 
+/// The ported parser of op `name`, if there is one: [`HAND_WRITTEN`] as a
+/// map, built once, since it is asked of every op in the custom form.
+fn hand_written(name: &str) -> Option<HandWritten> {
+    static MAP: std::sync::OnceLock<rmlir_format::fasthash::FastMap<&'static str, HandWritten>> =
+        std::sync::OnceLock::new();
+    MAP.get_or_init(|| HAND_WRITTEN.iter().copied().collect())
+        .get(name)
+        .copied()
+}
+
 /// A hand-written parser: the op's syntax, its name's offset and where
 /// its result names are on `value_refs`.
 type HandWritten = for<'p> fn(&mut Parser<'p>, &'static OpSyntax, usize, usize) -> Result<OpId>;
@@ -393,7 +403,7 @@ impl<'a> Parser<'a> {
         name_at: usize,
         results_start: usize,
     ) -> Result<OpId> {
-        if let Some((_, parse)) = HAND_WRITTEN.iter().find(|(n, _)| *n == name) {
+        if let Some(parse) = hand_written(name) {
             return parse(self, syn, name_at, results_start);
         }
         if linalg_ops::is_named_structured(name) {
