@@ -9,7 +9,7 @@ fn bin() -> Command {
 }
 
 fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+    rmlir_tests::corpus_dir()
 }
 
 fn run(args: &[&str]) -> Output {
