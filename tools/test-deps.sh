@@ -62,14 +62,14 @@ test_deps_venv() {
     fi
     # jaxlib is the oracle of tests/tests/vhlo_jaxlib.rs (StableHLO portable artifacts).
     "$dir/bin/python" -c 'import jax, jaxlib; assert jax.__version__ == "0.10.2" and jaxlib.__version__ == "0.10.2"' 2>/dev/null \
-        || "$dir/bin/pip" install -q jax==0.10.2 jaxlib==0.10.2 \
+        || "$dir/bin/pip" install -q --disable-pip-version-check jax==0.10.2 jaxlib==0.10.2 \
         || test_deps_fail "could not install jax==0.10.2 jaxlib==0.10.2 into $dir"
     "$dir/bin/python" -c 'import jax, jaxlib; assert jax.__version__ == "0.10.2" and jaxlib.__version__ == "0.10.2"' \
         || test_deps_fail "jax/jaxlib 0.10.2 are not importable from $dir"
     # IREE's MLIR (producer MLIR24.0.0git) is the oracle of
     # tests/tests/newer_builtins.rs (builtin encodings added after MLIR 22).
     "$dir/bin/python" -c 'import importlib.metadata as m; assert m.version("iree-base-compiler") == "3.13.0"' 2>/dev/null \
-        || "$dir/bin/pip" install -q iree-base-compiler==3.13.0 \
+        || "$dir/bin/pip" install -q --disable-pip-version-check iree-base-compiler==3.13.0 \
         || test_deps_fail "could not install iree-base-compiler==3.13.0 into $dir"
     "$dir/bin/python" -c 'from iree.compiler import ir' \
         || test_deps_fail "iree-base-compiler 3.13.0 is not importable from $dir"
