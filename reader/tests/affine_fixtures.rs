@@ -189,17 +189,27 @@ fn inputs_rejected_by_mlir_opt_are_rejected() {
 /// the parser stopping right at the closing `>`.
 #[test]
 fn corpus_affine_attributes_reproduce_themselves() {
+    // The corpus as `rmlir_tests::corpus_dir` chooses it (this crate
+    // cannot depend on that one): `$RMLIR_CORPUS`, else `../shared/corpus`,
+    // else the bundled sample; under CI only the full corpus.
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("workspace root");
-    let cases = workspace.join("../shared/corpus/cases");
-    let Ok(dir) = std::fs::read_dir(&cases) else {
-        println!(
-            "skipping: corpus directory {} is not present",
-            cases.display()
-        );
-        return;
+    let full = workspace.join("../shared/corpus");
+    let corpus = match std::env::var_os("RMLIR_CORPUS") {
+        Some(p) => PathBuf::from(p),
+        None if full.is_dir() => full,
+        None => workspace.join("tests/corpus-sample/corpus"),
     };
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    assert!(
+        !(ci && corpus.join("selection.tsv").is_file()),
+        "CI needs the full corpus, not the sample at {}",
+        corpus.display()
+    );
+    let cases = corpus.join("cases");
+    let dir = std::fs::read_dir(&cases)
+        .unwrap_or_else(|e| panic!("corpus folder {} is required: {e}", cases.display()));
     let mut paths: Vec<PathBuf> = dir
         .filter_map(|e| e.ok())
         .map(|e| e.path().join("generic.mlir"))

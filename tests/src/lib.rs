@@ -2,12 +2,96 @@
 
 use std::path::{Path, PathBuf};
 
-/// `../shared/corpus` relative to the workspace root, or `$RMLIR_CORPUS`.
+/// The corpus the tests read: `$RMLIR_CORPUS` if set, else
+/// `../shared/corpus` beside the checkout if it exists, else the sample
+/// bundled in `tests/corpus-sample/corpus` (SPEC.md §1.2). Under CI (`CI`
+/// set) the full corpus is required: this panics rather than fall back to
+/// the sample.
 pub fn corpus_dir() -> PathBuf {
-    if let Ok(p) = std::env::var("RMLIR_CORPUS") {
-        return PathBuf::from(p);
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = match std::env::var_os("RMLIR_CORPUS") {
+            Some(p) => PathBuf::from(p),
+            None => {
+                let full = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+                if full.is_dir() {
+                    full
+                } else {
+                    sample_dir().join("corpus")
+                }
+            }
+        };
+        if under_ci() && is_sample_at(&dir) {
+            panic!(
+                "CI needs the full corpus (../shared/corpus or $RMLIR_CORPUS), not the sample at {}",
+                dir.display()
+            );
+        }
+        dir
+    })
+    .clone()
+}
+
+/// The bundled sample: `corpus/`, `tools/` and `third-party/` laid out as
+/// in `../shared` (made by `tools/corpus-sample/make_sample.py`).
+pub fn sample_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus-sample")
+}
+
+/// Whether the tests run under CI (`CI` set to anything but `false` or `0`).
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+fn is_sample_at(dir: &Path) -> bool {
+    dir.join("selection.tsv").is_file()
+}
+
+/// Whether the corpus read is a sample (it has `selection.tsv`, the list
+/// of chosen cases) rather than the full corpus.
+pub fn is_sample() -> bool {
+    is_sample_at(&corpus_dir())
+}
+
+/// Whether a known-failure row naming corpus case `id` applies: always on
+/// the full corpus; on the sample only when the case is in it, so that
+/// every sample case not listed must pass and a listed one present must
+/// still fail.
+pub fn listed_case_applies(id: &str) -> bool {
+    !is_sample() || corpus_dir().join("cases").join(id).is_dir()
+}
+
+/// A figure a test compares a count with: `full` on the full corpus, the
+/// sample's own figure for `name` (`tests/corpus-sample/floors.tsv`,
+/// measured on the sample and compared the same way) on the sample.
+pub fn floor(name: &str, full: usize) -> usize {
+    if !is_sample() {
+        return full;
     }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+    let path = sample_dir().join("floors.tsv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .find(|f| f[0] == name)
+        .and_then(|f| f.get(1)?.parse().ok())
+        .unwrap_or_else(|| {
+            panic!(
+                "{}: no figure for `{name}` (the full corpus's is {full}): measure it on the sample",
+                path.display()
+            )
+        })
+}
+
+/// On the sample, says that the test needs `what`, which the sample does
+/// not hold, and returns true: the caller skips. Never true under CI,
+/// where `corpus_dir` refuses the sample.
+pub fn skip_on_sample(test: &str, what: &str) -> bool {
+    if is_sample() {
+        println!("skipping {test} on the bundled corpus sample: it needs {what}, which the sample does not hold (set RMLIR_CORPUS to the full corpus)");
+        return true;
+    }
+    false
 }
 
 /// The case folders under `cases/`, sorted.

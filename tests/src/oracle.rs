@@ -10,7 +10,7 @@ pub fn mlir_opt() -> PathBuf {
     let p = PathBuf::from(p);
     assert!(
         p.exists(),
-        "mlir-opt 22 not found at {} (install it with `bash ../shared/tools/install-mlir-oracle.sh`, or set RMLIR_MLIR_OPT)",
+        "mlir-opt 22 not found at {} (`bash tools/test.sh` installs it (mlir-22-tools) and runs the tests, or set RMLIR_MLIR_OPT)",
         p.display()
     );
     p

@@ -8,7 +8,7 @@
 //! only ever shrinks).
 
 use rmlir_reader::parse_module;
-use rmlir_tests::{case_dirs, first_diff, known_failures};
+use rmlir_tests::{case_dirs, first_diff, floor, known_failures, listed_case_applies};
 use rmlir_writer::{print_module, PrintOptions};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -121,7 +121,7 @@ fn corpus_cases_text_round_trip() {
         let failed: BTreeSet<&str> = t.failed.iter().map(|f| f.0.as_str()).collect();
         for (a, id) in &known {
             assert!(
-                a != t.name || failed.contains(id.as_str()),
+                a != t.name || failed.contains(id.as_str()) || !listed_case_applies(id),
                 "[{a}] {id} is listed in tests/known-failures/text.tsv but now passes: remove it"
             );
         }
@@ -140,6 +140,6 @@ fn real_client_text_round_trip() {
             t.pass, t.total,
             "real-client modules must match mlir-opt exactly"
         );
-        assert_eq!(t.total, 2);
+        assert_eq!(t.total, floor("real-client cases", 2));
     }
 }

@@ -76,11 +76,14 @@ fn corpus_text_parses_alike_split() {
     println!(
         "{files} files, 2 cuts each: split started {started}, merged {merged}, parsed again {reparsed}; all alike"
     );
-    assert!(files > 12000, "only {files} files");
+    assert!(
+        files > rmlir_tests::floor("split_parse: files", 12000),
+        "only {files} files"
+    );
     // Most small files have one op in the body, so no cut is found (3,057
     // of 24,604 parses merged when this was written).
     assert!(
-        merged > 2500,
+        merged > rmlir_tests::floor("split_parse: merged", 2500),
         "only {merged} parses took the second thread's part"
     );
 }

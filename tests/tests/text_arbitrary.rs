@@ -125,8 +125,8 @@ fn env_num(name: &str) -> Option<u64> {
 fn mlir_opt() -> String {
     let path = std::env::var("RMLIR_MLIR_OPT")
         .unwrap_or_else(|_| "/usr/lib/llvm-22/bin/mlir-opt".to_string());
-    let hint = "install it with `bash ../shared/tools/install-mlir-oracle.sh` (run from the \
-                workspace root), or set RMLIR_MLIR_OPT to an mlir-opt 22 binary";
+    let hint = "`bash tools/test.sh` (run from the workspace root) installs it (mlir-22-tools) \
+                and runs the tests, or set RMLIR_MLIR_OPT to an mlir-opt 22 binary";
     match Command::new(&path).arg("--version").output() {
         Ok(o) if o.status.success() => path,
         Ok(o) => panic!(
