@@ -147,11 +147,18 @@ impl<'a> Parser<'a> {
     }
 
     /// `!spirv.ptr<elem, class>`.
-    fn spirv_pointer(&mut self, elem: TypeId, class: &str, at: usize) -> Result<TypeId> {
+    fn spirv_pointer(
+        &mut self,
+        syn: &OpSyntax,
+        elem: TypeId,
+        class: &str,
+        at: usize,
+    ) -> Result<TypeId> {
         let Some(elem) = self.nested_type_text(elem) else {
-            return self.sem_err_at(
+            return self.unsupported(
+                syn,
                 at,
-                "custom syntax of this spirv op is not fully known (a pointee type other than a builtin scalar or vector or a dialect type); its generic form is accepted",
+                "a pointee type other than a builtin scalar or vector or a dialect type",
             );
         };
         self.parse_type_text(&format!("!spirv.ptr<{elem}, {class}>"), at)
@@ -701,7 +708,7 @@ impl<'a> Parser<'a> {
         self.expect(Tok::Colon, "':'")?;
         let at = self.tok.start;
         let elem = self.parse_type()?;
-        let ptr_ty = self.spirv_pointer(elem, &class, at)?;
+        let ptr_ty = self.spirv_pointer(syn, elem, &class, at)?;
         let ptr = self.resolve_use(ptr, ptr_ty)?;
         self.finish_hand_written(
             syn,
@@ -733,7 +740,7 @@ impl<'a> Parser<'a> {
         self.expect(Tok::Colon, "':'")?;
         let at = self.tok.start;
         let elem = self.parse_type()?;
-        let ptr_ty = self.spirv_pointer(elem, &class, at)?;
+        let ptr_ty = self.spirv_pointer(syn, elem, &class, at)?;
         let mut operands = Vec::new();
         self.resolve_operands(&[ptr, value], &[ptr_ty, elem], uses_at, &mut operands)?;
         self.finish_hand_written(
@@ -770,8 +777,8 @@ impl<'a> Parser<'a> {
         let at = self.tok.start;
         let elem = self.parse_type()?;
         let attrs = self.optional_attr_dict()?;
-        let target_ty = self.spirv_pointer(elem, &target_class, at)?;
-        let source_ty = self.spirv_pointer(elem, &source_class, at)?;
+        let target_ty = self.spirv_pointer(syn, elem, &target_class, at)?;
+        let source_ty = self.spirv_pointer(syn, elem, &source_class, at)?;
         let target = self.resolve_use(target, target_ty)?;
         let source = self.resolve_use(source, source_ty)?;
         self.finish_hand_written(
