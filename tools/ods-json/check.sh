@@ -18,6 +18,28 @@ cmp "$fmt_tmp" format/data/op-formats-22.json \
   || { echo "check.sh: format/data/op-formats-22.json differs from its regeneration" >&2; rm -f "$fmt_tmp"; exit 1; }
 rm -f "$fmt_tmp"
 echo "check.sh: format/data/op-formats-22.json regenerates identically"
+# MLIR 19's operand groups (SPEC.md §7.2) regenerate identically from
+# libmlir-19-dev's .td files: unpacked, not installed, as it conflicts with
+# libmlir-22-dev (RMLIR_MLIR19_INCLUDE names a tree unpacked beforehand).
+m19="${RMLIR_MLIR19_INCLUDE:-}"
+if [[ -z $m19 ]]; then
+  m19dir="${TMPDIR:-/tmp}/rmlir-libmlir-19-dev"
+  if [[ ! -d $m19dir/usr/lib/llvm-19/include/mlir ]]; then
+    rm -rf "$m19dir" && mkdir -p "$m19dir"
+    (cd "$m19dir" && { apt-get download -qq libmlir-19-dev 2>/dev/null \
+        || { apt-get update -qq && apt-get download -qq libmlir-19-dev; }; } \
+      && dpkg -x libmlir-19-dev_*.deb .) \
+      || { echo "check.sh: could not fetch and unpack libmlir-19-dev (apt-get download)" >&2; exit 1; }
+  fi
+  m19="$m19dir/usr/lib/llvm-19/include"
+fi
+og_tmp="$(mktemp)"
+python3 tools/ods-json/gen_formats_json.py --upstream-tree "$m19" --mlir-release 19.1.7 \
+  --operand-groups --out "$og_tmp" 2>/dev/null
+cmp "$og_tmp" format/data/operand-groups-19.json \
+  || { echo "check.sh: format/data/operand-groups-19.json differs from its regeneration" >&2; rm -f "$og_tmp"; exit 1; }
+rm -f "$og_tmp"
+echo "check.sh: format/data/operand-groups-19.json regenerates identically"
 # linalg's OpDSL ops (bodies and memoized maps) regenerate identically.
 dsl_tmp="$(mktemp)"
 python3 tools/ods-json/gen_linalg_opdsl.py --upstream-tree /usr/lib/llvm-22/include \

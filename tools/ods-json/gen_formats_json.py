@@ -10,7 +10,9 @@ language needs to know of the op (SPEC.md §11):
   `custom`: whether it has a hand-written parser and printer instead
   (ops with neither print and parse only in the generic form);
 * `operands` and `results`: name and arity (`single`, `optional`,
-  `variadic`, `variadic_of_variadic`) in ODS order;
+  `variadic`, `variadic_of_variadic`) in ODS order, and for
+  `variadic_of_variadic` the attribute holding its groups' sizes
+  (`segments`);
 * `attrs`: the ODS attributes (name, optional or not) and `props` the
   other properties, by name;
 * `regions` and `successors`: name and whether variadic;
@@ -27,9 +29,15 @@ language needs to know of the op (SPEC.md §11):
   `storage`, typed by `build` when the constraint has a buildable value
   type).
 
+With `--operand-groups`, only each op's operand groups (name, arity,
+`segments`) are written: what reading an older release's bytecode needs
+to derive segment sizes that release did not write (SPEC.md §7.2), e.g.
+`format/data/operand-groups-19.json` from MLIR 19's `.td` files.
+
 Usage (the same inputs as gen_layouts_json.py):
   gen_formats_json.py --upstream-tree /usr/lib/llvm-22/include --out FILE
   gen_formats_json.py TD... [-I DIR]... --out FILE
+  gen_formats_json.py --upstream-tree DIR --mlir-release 19.1.7 --operand-groups --out FILE
 
 Python 3 standard library only.
 """
@@ -151,6 +159,8 @@ def value_constraint(R, d):
 
 def value_entry(R, defs, name, d, arity_name):
     e = {"name": name, "arity": arity_name}
+    if arity_name == "variadic_of_variadic":
+        e["segments"] = G.str_field(R.rec(d), "segmentAttrName")
     c = value_constraint(R, d)
     b = builder_type(R, defs, c)
     if b:
@@ -354,6 +364,8 @@ def main():
     ap.add_argument("--tblgen")
     ap.add_argument("--mlir-release", default="22.1.8")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--operand-groups", action="store_true",
+                    help="write only each op's operand groups")
     a = ap.parse_args()
     docs = G.load_docs(a, lambda s: print(s, file=sys.stderr), also=("AttrDef", "TypeDef"))
     by_name, errors = {}, []
@@ -372,12 +384,20 @@ def main():
         sys.exit(1)
     ops = [by_name[n] for n in sorted(by_name)]
     resolve_terminators(ops)
+    if a.operand_groups:
+        keep = ("name", "arity", "segments")
+        ops = [{"name": o["name"],
+                "operands": [{k: v[k] for k in keep if k in v} for v in o["operands"]]}
+               for o in ops]
     out = {"mlir_release": a.mlir_release, "generator": "tools/ods-json/gen_formats_json.py", "ops": ops}
     tmp = a.out + ".tmp"
     with open(tmp, "w") as f:
         json.dump(out, f, indent=None, separators=(",", ":"))
         f.write("\n")
     os.replace(tmp, a.out)
+    if a.operand_groups:
+        print("%d ops' operand groups" % len(ops), file=sys.stderr)
+        return
     n_fmt = sum(1 for o in ops if o["format"])
     n_custom = sum(1 for o in ops if o["custom"])
     print("%d ops: %d with a declarative format, %d with a hand-written parser, %d with neither"

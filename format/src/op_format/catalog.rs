@@ -31,6 +31,10 @@ pub struct ValueSpec {
     /// format prints it without its `!dialect.mnemonic` prefix.
     #[serde(default)]
     pub def: Option<String>,
+    /// For [`Arity::VariadicOfVariadic`], the attribute holding the sizes
+    /// of its groups (`op_bundle_sizes`).
+    #[serde(default)]
+    pub segments: Option<String>,
 }
 
 /// How the generated parser reads an attribute variable (mlir-tblgen's

@@ -18,6 +18,7 @@
 
 pub mod catalog;
 pub mod opdsl;
+pub mod operand_groups;
 
 use std::fmt;
 

@@ -414,7 +414,7 @@ impl<'a> BytecodeReader<'a> {
             None
         };
         // Payloads decoded with an older release's layouts: in MLIR 22's terms.
-        let mut properties = self.retarget(&name, registered, properties, r, mask_at)?;
+        let mut properties = self.retarget(&name, registered, properties, r, (mask_at, mask))?;
         // MLIR 19's verifier cached a contraction's maps in a discardable
         // `linalg.memoized_indexing_maps`; MLIR 22 keeps them in the
         // property and caches nothing, so the cache goes where it equals

@@ -147,7 +147,7 @@ impl<'a> BytecodeReader<'a> {
         registered: Option<bool>,
         props: Option<AttrId>,
         r: &Reader<'a>,
-        at: usize,
+        (at, mask): (usize, u8),
     ) -> Result<Option<AttrId>> {
         if std::ptr::eq(self.layouts, self.registry)
             || self.version < rmlir_format::bytecode::VERSION_NATIVE_PROPERTIES
@@ -201,6 +201,8 @@ impl<'a> BytecodeReader<'a> {
             return Ok(None);
         }
         let from = layouts.get(name);
+        // Segment sizes the older release did not write, derived.
+        let mut derived: Vec<(Bytes, AttrId)> = Vec::new();
         if let Some(from) = from {
             let (a, b) = (segment_sizes(from), segment_sizes(to));
             for (seg, n) in &a {
@@ -224,15 +226,21 @@ impl<'a> BytecodeReader<'a> {
                     }
                 }
             }
-            if let Some((seg, _)) = b.iter().find(|(s, _)| !a.iter().any(|(x, _)| x == s)) {
-                return fail(
-                    self,
+            for (seg, _) in b.iter().filter(|(s, _)| !a.iter().any(|(x, _)| x == s)) {
+                let not_written = || {
                     format!(
                         "MLIR {} needs {seg}, which MLIR {} does not write",
                         registry.release(),
                         layouts.release()
-                    ),
-                );
+                    )
+                };
+                if *seg != "operandSegmentSizes" {
+                    return fail(self, not_written());
+                }
+                match self.derive_operand_segments(name, r, mask) {
+                    Ok(d) => derived.extend(d),
+                    Err(why) => return fail(self, format!("{}: {why}", not_written())),
+                }
             }
         }
         // The writer's defaults: a value the writer's release gives every new
@@ -283,6 +291,11 @@ impl<'a> BytecodeReader<'a> {
             _ => Vec::new(),
         };
         let mut merged = kept;
+        for (k, v) in derived {
+            if !merged.iter().any(|(x, _)| *x == k) {
+                merged.push((k, v));
+            }
+        }
         for f in &to.fields_v6 {
             let n = f.name.as_bytes();
             if merged.iter().any(|(k, _)| &k[..] == n) || default_names.iter().any(|k| &k[..] == n)
@@ -344,6 +357,50 @@ impl<'a> BytecodeReader<'a> {
 }
 
 impl<'a> BytecodeReader<'a> {
+    /// `operandSegmentSizes` (and the empty size lists of the groups of
+    /// groups the registry's release added) for op `name`, which the
+    /// layouts' release wrote without them, from its operand groups in
+    /// both releases and its operand count, read ahead of `r` (positioned
+    /// after the properties; `mask` is the op's encoding mask). Why not,
+    /// where they do not follow.
+    fn derive_operand_segments(
+        &mut self,
+        name: &[u8],
+        r: &Reader<'a>,
+        mask: u8,
+    ) -> std::result::Result<Vec<(Bytes, AttrId)>, String> {
+        use rmlir_format::op_format::operand_groups::{derive_operand_segments, operand_groups};
+        let groups = |reg: &OpRegistry| {
+            reg.release_major()
+                .and_then(|m| operand_groups(m, name))
+                .ok_or_else(|| {
+                    format!(
+                        "we have no operand groups of MLIR {}'s '{}' to derive them from",
+                        reg.release(),
+                        String::from_utf8_lossy(name)
+                    )
+                })
+        };
+        let (old, new) = (groups(self.layouts)?, groups(self.registry)?);
+        let n = peek_operand_count(r, mask).map_err(|e| e.to_string())?;
+        let d = derive_operand_segments(old, new, n)?;
+        let i32_ty = self.module.ctx.intern_type(TypeData::signless(32));
+        let array = |ctx: &mut Context, sizes: &[i32]| {
+            ctx.intern_attr(AttrData::DenseArray {
+                elem: i32_ty,
+                data: sizes.iter().flat_map(|s| s.to_le_bytes()).collect(),
+            })
+        };
+        let mut out = vec![(
+            b"operandSegmentSizes"[..].into(),
+            array(&mut self.module.ctx, &d.sizes),
+        )];
+        for list in d.empty_lists {
+            out.push((list.as_bytes().into(), array(&mut self.module.ctx, &[])));
+        }
+        Ok(out)
+    }
+
     /// `attributes` without a `linalg.memoized_indexing_maps` equal to the
     /// `indexing_maps` property of `properties`, for the ops
     /// [`default_indexing_maps`] knows.
@@ -409,6 +466,23 @@ pub(super) fn default_indexing_maps(name: &[u8]) -> Option<&'static str> {
     rmlir_format::op_format::opdsl::op(name)?
         .default_maps
         .as_deref()
+}
+
+/// The operand count of the op whose result types `r` is at (its
+/// properties read), without moving `r`.
+fn peek_operand_count(r: &Reader<'_>, mask: u8) -> Result<usize> {
+    use rmlir_format::bytecode::op_mask;
+    let mut ahead = r.clone();
+    if mask & op_mask::HAS_RESULTS != 0 {
+        let n = ahead.read_count(1, "result")?;
+        for _ in 0..n {
+            ahead.read_varint()?;
+        }
+    }
+    if mask & op_mask::HAS_OPERANDS == 0 {
+        return Ok(0);
+    }
+    ahead.read_count(1, "operand")
 }
 
 fn producer_text(p: &[u8]) -> String {
