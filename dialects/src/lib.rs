@@ -23,6 +23,7 @@
 //!
 //! A user's own dialect whose encodings its `.td` declares is loaded at
 //! run time from data ([`declared`], SPEC.md §9.5).
+#![warn(missing_docs)]
 
 mod body;
 pub mod chlo;
@@ -42,6 +43,9 @@ pub mod stablehlo;
 pub mod test_dialect;
 pub mod tosa;
 mod unbody;
+/// The declarative bytecode encodings MLIR 22 ships for llvm, quant and
+/// tosa, and the llvm enum and DWARF names they print, as tables generated
+/// by `tools/dialect-encodings/gen.py` (SPEC.md §6.6.5).
 pub mod upstream_encodings;
 pub mod vhlo;
 

@@ -61,6 +61,8 @@ pub const REGISTERED_DIALECTS: &[&str] = &[
     "xevm",
 ];
 
+/// Whether mlir-opt 22 registers the dialect `name` (one of
+/// [`REGISTERED_DIALECTS`]).
 pub fn is_registered_dialect(name: &str) -> bool {
     REGISTERED_DIALECTS.binary_search(&name).is_ok()
 }
@@ -142,6 +144,8 @@ pub fn stripped_param(dialect: &str, attr: &str, param: &str) -> Option<&'static
     stripped_param_info(dialect, attr, param).and_then(|(n, list)| (!list).then_some(n))
 }
 
+/// The alias name mlir-opt 22 gives an attribute `#dialect.mnemonic<...>`
+/// when printing, from [`ATTR_ALIASES`].
 pub fn attr_alias(dialect: &str, mnemonic: &str) -> Option<&'static str> {
     ATTR_ALIASES
         .iter()

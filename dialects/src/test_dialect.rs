@@ -28,6 +28,7 @@ fn is_test_i32(ctx: &Context, t: rmlir_format::context::TypeId) -> bool {
         && matches!(b.pieces.as_slice(), [BodyPiece::Text(s)] if &**s == "i32"))
 }
 
+/// The bytecode hooks of mlir-opt's `test` dialect (SPEC.md §9.3).
 pub struct TestDialect;
 
 fn attr_params(ctx: &mut Context, v0: i64, v1: i64) -> AttrId {

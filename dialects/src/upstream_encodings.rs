@@ -1610,6 +1610,8 @@ pub static LLVM_ATTRS: &[AttrSpec] = &[
     },
 ];
 
+/// The llvm dialect's `DIFlags` enum as mlir-opt 22 prints it (from
+/// `LLVMOpsEnums.*.inc`).
 pub static DI_FLAGS: EnumSpec = EnumSpec::Bits {
     bits: 32,
     zero: "Zero",
@@ -1651,6 +1653,8 @@ pub static DI_FLAGS: EnumSpec = EnumSpec::Bits {
     unquoted: &[3],
 };
 
+/// The llvm dialect's `DISubprogramFlags` enum as mlir-opt 22 prints it (from
+/// `LLVMOpsEnums.*.inc`).
 pub static DI_SUBPROGRAM_FLAGS: EnumSpec = EnumSpec::Bits {
     bits: 32,
     zero: "",
@@ -1670,6 +1674,8 @@ pub static DI_SUBPROGRAM_FLAGS: EnumSpec = EnumSpec::Bits {
     unquoted: &[],
 };
 
+/// The llvm dialect's `DIEmissionKind` enum as mlir-opt 22 prints it (from
+/// `LLVMOpsEnums.*.inc`).
 pub static DI_EMISSION_KIND: EnumSpec = EnumSpec::Plain {
     bits: 64,
     names: &[
@@ -1680,11 +1686,15 @@ pub static DI_EMISSION_KIND: EnumSpec = EnumSpec::Plain {
     ],
 };
 
+/// The llvm dialect's `DINameTableKind` enum as mlir-opt 22 prints it (from
+/// `LLVMOpsEnums.*.inc`).
 pub static DI_NAME_TABLE_KIND: EnumSpec = EnumSpec::Plain {
     bits: 64,
     names: &[(0, "Default"), (1, "GNU"), (2, "None"), (3, "Apple")],
 };
 
+/// The names mlir-opt 22 prints for DWARF tags (`DW_TAG_*`),
+/// by value (`format/data/llvm-dwarf-names.tsv`).
 pub static DW_TAG: &[(u32, &str)] = &[
     (0x1, "DW_TAG_array_type"),
     (0x2, "DW_TAG_class_type"),
@@ -1802,6 +1812,8 @@ pub static DW_TAG: &[(u32, &str)] = &[
     (0xb004, "DW_TAG_BORLAND_Delphi_variant"),
 ];
 
+/// The names mlir-opt 22 prints for DWARF attribute encodings (`DW_ATE_*`),
+/// by value (`format/data/llvm-dwarf-names.tsv`).
 pub static DW_ATE: &[(u32, &str)] = &[
     (0x1, "DW_ATE_address"),
     (0x2, "DW_ATE_boolean"),
@@ -1829,6 +1841,8 @@ pub static DW_ATE: &[(u32, &str)] = &[
     (0x86, "DW_ATE_HP_imaginary_float128"),
 ];
 
+/// The names mlir-opt 22 prints for DWARF source languages (`DW_LANG_*`),
+/// by value (`format/data/llvm-dwarf-names.tsv`).
 pub static DW_LANG: &[(u32, &str)] = &[
     (0x1, "DW_LANG_C89"),
     (0x2, "DW_LANG_C"),
@@ -1895,6 +1909,8 @@ pub static DW_LANG: &[(u32, &str)] = &[
     (0xb000, "DW_LANG_BORLAND_Delphi"),
 ];
 
+/// The names mlir-opt 22 prints for DWARF calling conventions (`DW_CC_*`),
+/// by value (`format/data/llvm-dwarf-names.tsv`).
 pub static DW_CC: &[(u32, &str)] = &[
     (0x1, "DW_CC_normal"),
     (0x2, "DW_CC_program"),
@@ -1930,6 +1946,8 @@ pub static DW_CC: &[(u32, &str)] = &[
     (0xff, "DW_CC_GDB_IBM_OpenCL"),
 ];
 
+/// The names mlir-opt 22 prints for DWARF expression operations (`DW_OP_*`),
+/// by value (`format/data/llvm-dwarf-names.tsv`).
 pub static DW_OP: &[(u32, &str)] = &[
     (0x3, "DW_OP_addr"),
     (0x6, "DW_OP_deref"),

@@ -693,8 +693,11 @@ fn write_ids(f: &mut fmt::Formatter<'_>, num_dims: u32, num_symbols: u32) -> fmt
 /// A multi-result affine map `(d0, ...)[s0, ...] -> (expr, ...)`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct AffineMap {
+    /// How many dimensions (`d0`, `d1`, ...) it takes.
     pub num_dims: u32,
+    /// How many symbols (`s0`, `s1`, ...) it takes.
     pub num_symbols: u32,
+    /// Its result expressions, in order.
     pub results: Vec<AffineExpr>,
 }
 
@@ -746,9 +749,13 @@ impl fmt::Display for AffineMap {
 /// flag is treated as an inequality.)
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct IntegerSet {
+    /// How many dimensions (`d0`, `d1`, ...) it takes.
     pub num_dims: u32,
+    /// How many symbols (`s0`, `s1`, ...) it takes.
     pub num_symbols: u32,
+    /// The constrained expressions, in order.
     pub constraints: Vec<AffineExpr>,
+    /// Per constraint: `true` for `== 0`, `false` for `>= 0`.
     pub eq_flags: Vec<bool>,
 }
 

@@ -213,6 +213,7 @@ pub fn parse_affine_map_of_ssa_ids(s: &[u8], square: bool) -> Result<SsaMap, Aff
 /// its own dimensions and symbols, numbered in order of first use.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SsaExpr {
+    /// The expression, over dimensions and symbols numbered by first use.
     pub expr: AffineExpr,
     /// Where the first use of each dimension's value starts (its `%`).
     pub dims: Vec<usize>,

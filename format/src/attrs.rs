@@ -18,8 +18,11 @@ pub type FileName = std::sync::Arc<[u8]>;
 /// One piece of a dialect attribute or type body.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BodyPiece {
+    /// Text of the body, kept verbatim.
     Text(Box<str>),
+    /// A nested attribute, printed in full (or as its alias).
     Attr(AttrId),
+    /// A nested type, printed in full (or as its alias).
     Type(TypeId),
     /// A nested attribute of the same dialect that the dialect prints
     /// "stripped": its body without `#dialect.mnemonic` (`file = <"a" in
@@ -36,7 +39,9 @@ pub enum BodyPiece {
 /// MLIR keeps them as opaque strings.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DialectBody {
+    /// The dialect namespace (`llvm` in `#llvm.linkage<internal>`).
     pub dialect: Box<str>,
+    /// The body after `dialect.`, in order.
     pub pieces: Vec<BodyPiece>,
 }
 
@@ -72,18 +77,27 @@ impl DialectBody {
 /// 32 bytes are, so that an `AttrData` is 40 bytes (SPEC.md §2.1).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FileLineColRange {
+    /// The file name.
     pub file: FileName,
+    /// The first line.
     pub start_line: u32,
+    /// The first column; `None` for a location of a line alone (`"f":5`).
     pub start_col: Option<u32>,
+    /// The last line; `None` for a line alone.
     pub end_line: Option<u32>,
+    /// The last column; `None` for a line alone.
     pub end_col: Option<u32>,
 }
 
 /// The payload of `AttrData::Opaque`, boxed (see [`FileLineColRange`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpaqueAttr {
+    /// The dialect namespace.
     pub dialect: Box<str>,
+    /// The body after the namespace, verbatim (`foo<1>` of
+    /// `#dialect.foo<1>` and of `#dialect<foo<1>>`).
     pub data: Bytes,
+    /// The type after `:`, if any.
     pub ty: Option<TypeId>,
 }
 
@@ -93,6 +107,7 @@ pub struct OpaqueAttr {
 pub struct FloatBits([u64; 2]);
 
 impl FloatBits {
+    /// The bit pattern, in the low bits of a `u128`.
     pub fn get(self) -> u128 {
         (self.0[1] as u128) << 64 | self.0[0] as u128
     }
@@ -104,61 +119,95 @@ impl From<u128> for FloatBits {
     }
 }
 
+/// An attribute's data, uniqued by the [`crate::Context`] (SPEC.md §2.3,
+/// §2.4); the location variants are builtin locations.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AttrData {
+    /// `unit`.
     Unit,
     /// Integer (and bool: `i1`) attribute. `value` is already normalised to
     /// the type's width: signed interpretation unless the type is unsigned.
     Integer {
+        /// An integer type or `index`.
         ty: TypeId,
+        /// The value.
         value: BigInt,
     },
     /// Float attribute; `bits` is the raw bit pattern of the float kind.
     Float {
+        /// A float type.
         ty: TypeId,
+        /// The raw bits, in the low bits.
         bits: FloatBits,
     },
+    /// A string attribute, `"..."` with an optional `: type`.
     String {
+        /// The string's bytes, unescaped.
         value: Bytes,
         /// `None` is MLIR's `NoneType`.
         ty: Option<TypeId>,
     },
+    /// A type used as an attribute.
     Type(TypeId),
+    /// `[a, b, ...]`.
     Array(Vec<AttrId>),
     /// Sorted by name (bytewise), no duplicates, as `DictionaryAttr` is.
     Dictionary(Vec<(Bytes, AttrId)>),
     /// `array<i32: 1, 2>`; `data` holds the elements little-endian, one byte
     /// per `i1`, `ceil(width/8)` bytes otherwise.
     DenseArray {
+        /// The element type: an integer or float type.
         elem: TypeId,
+        /// The elements, packed as described above.
         data: Bytes,
     },
     /// `dense<..>` of integers, index, floats or complex; `data` holds one
     /// element when `splat`, else all of them, each little-endian in
     /// the bytes [`crate::dense::element_layout`] gives (complex: real then imaginary).
     DenseIntOrFp {
+        /// The shaped type (tensor or vector).
         ty: TypeId,
+        /// Whether `data` holds one element that stands for all.
         splat: bool,
+        /// The elements.
         data: Bytes,
     },
+    /// `dense<"a", "b">` of strings.
     DenseString {
+        /// The shaped type (tensor or vector).
         ty: TypeId,
+        /// Whether `strings` holds one string that stands for all.
         splat: bool,
+        /// The elements' bytes.
         strings: Vec<Bytes>,
     },
+    /// `dense_resource<key> : type`: elements held in a dialect resource
+    /// blob ([`crate::ResourceGroup`]).
     DenseResource {
+        /// The shaped type.
         ty: TypeId,
+        /// The resource's key.
         key: Bytes,
     },
+    /// `sparse<indices, values> : type`.
     Sparse {
+        /// The shaped type.
         ty: TypeId,
+        /// The coordinates of the stored elements: a dense `i64` elements
+        /// attribute.
         indices: AttrId,
+        /// The stored elements: a dense elements attribute.
         values: AttrId,
     },
+    /// `@root` or `@root::@nested::@...`.
     SymbolRef {
+        /// The root symbol's name.
         root: Bytes,
+        /// The nested symbols' names, outermost first; empty for a flat
+        /// reference.
         nested: Box<[Bytes]>,
     },
+    /// `affine_map<...>`.
     AffineMap(AffineMap),
     /// Boxed, as is a dialect attribute's body: the payloads larger than
     /// 32 bytes are boxed so that an `AttrData` is 40 bytes, not 64; a
@@ -166,40 +215,61 @@ pub enum AttrData {
     IntegerSet(Box<IntegerSet>),
     /// `strided<[strides], offset: o>`; dynamic values are [`crate::types::DYNAMIC`].
     Strided {
+        /// The offset.
         offset: i64,
+        /// One stride per dimension.
         strides: Vec<i64>,
     },
     /// `distinct[N]<attr>`: `id` is the identity given at creation; the
     /// printed `N` is assigned by the printer in print order.
     Distinct {
+        /// Its identity: two distinct attributes differ by it alone.
         id: u32,
+        /// The attribute inside.
         referenced: AttrId,
     },
     /// `#dialect<"data"> : type` of an unregistered dialect.
     Opaque(Box<OpaqueAttr>),
+    /// `#dialect.body` of a dialect other than builtin (SPEC.md §2.4).
     Dialect {
+        /// The body, with nested attributes and types split out.
         body: Box<DialectBody>,
+        /// The type after `:`, if any.
         ty: Option<TypeId>,
     },
     // ----- locations -----
+    /// `loc(unknown)`.
     UnknownLoc,
+    /// `loc("file":line:col)`.
     FileLineCol {
+        /// The file name.
         file: FileName,
+        /// The line.
         line: u32,
+        /// The column.
         col: u32,
     },
     /// MLIR 22's `FileLineColRange` when it is not a plain point.
     FileLineColRange(Box<FileLineColRange>),
+    /// `loc("name"(child))`.
     NameLoc {
+        /// The name.
         name: Bytes,
+        /// The location it names; `loc(unknown)` when none was written.
         child: AttrId,
     },
+    /// `loc(callsite(callee at caller))`.
     CallSiteLoc {
+        /// The location of the code called.
         callee: AttrId,
+        /// The location of the call.
         caller: AttrId,
     },
+    /// `loc(fused<metadata>[a, b, ...])`.
     FusedLoc {
+        /// The locations fused.
         locations: Vec<AttrId>,
+        /// The metadata attribute, if any.
         metadata: Option<AttrId>,
     },
 }
@@ -231,6 +301,7 @@ impl AttrData {
         }
     }
 
+    /// Whether the attribute is a location.
     pub fn is_location(&self) -> bool {
         matches!(
             self,

@@ -9,6 +9,8 @@ use std::sync::Arc;
 /// A shared, immutable byte buffer (a `Vec<u8>`, a memory map, ...).
 pub type SharedBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
 
+/// A resource blob's bytes: owned, or a range of a [`SharedBytes`] buffer
+/// kept alive by a reference count.
 #[derive(Clone)]
 pub struct BlobData(Inner);
 

@@ -442,6 +442,7 @@ impl IdMap for Watch<'_> {
 }
 
 impl Context {
+    /// An empty context.
     pub fn new() -> Self {
         Self::default()
     }
@@ -611,6 +612,7 @@ impl Context {
         self.types.release_index();
     }
 
+    /// The id of `t`, interning it if no equal type is interned.
     pub fn intern_type(&mut self, t: TypeData) -> TypeId {
         let Some(slot) = scalar_slot(&t) else {
             return self.intern_type_uncached(t);
@@ -642,6 +644,7 @@ impl Context {
         }
     }
 
+    /// The id of `a`, interning it if no equal attribute is interned.
     pub fn intern_attr(&mut self, a: AttrData) -> AttrId {
         let hash = Interner::hash(&a);
         self.intern_hashed(HashedAttr { data: a, hash })
@@ -704,6 +707,7 @@ impl Context {
         self.attrs.find(a).map(|own| AttrId(self.base_attrs + own))
     }
 
+    /// The type `id`.
     pub fn ty(&self, id: TypeId) -> &TypeData {
         match (id.0.checked_sub(self.base_types), &self.base) {
             (None, Some(base)) => base.ty(id),
@@ -711,6 +715,7 @@ impl Context {
         }
     }
 
+    /// The attribute `id`.
     pub fn attr(&self, id: AttrId) -> &AttrData {
         match (id.0.checked_sub(self.base_attrs), &self.base) {
             (None, Some(base)) => base.attr(id),
@@ -718,10 +723,12 @@ impl Context {
         }
     }
 
+    /// The number of types interned, a fork's base's included.
     pub fn num_types(&self) -> usize {
         self.base_types as usize + self.types.items.len()
     }
 
+    /// The number of attributes interned, a fork's base's included.
     pub fn num_attrs(&self) -> usize {
         self.base_attrs as usize + self.attrs.items.len()
     }

@@ -4,6 +4,7 @@
 use crate::context::{Context, TypeId};
 use crate::types::TypeData;
 
+/// How one element of a dense attribute is stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ElementLayout {
     /// Bytes per element (complex: both parts).

@@ -11,6 +11,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 const K: u64 = 0xf135_7aea_2e62_a9c5;
 
+/// The hasher described in the module documentation.
 #[derive(Clone, Copy, Default)]
 pub struct FastHasher(u64);
 
@@ -67,10 +68,13 @@ impl Hasher for FastHasher {
     }
 }
 
+/// Builds [`FastHasher`]s, for the hash maps and sets of this crate.
 pub type FastBuildHasher = BuildHasherDefault<FastHasher>;
 /// `std::collections::HashMap` with [`FastHasher`]; create it with
 /// `FastMap::default()`.
 pub type FastMap<K, V> = std::collections::HashMap<K, V, FastBuildHasher>;
+/// `std::collections::HashSet` with [`FastHasher`]; create it with
+/// `FastSet::default()`.
 pub type FastSet<K> = std::collections::HashSet<K, FastBuildHasher>;
 
 #[cfg(test)]

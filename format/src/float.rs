@@ -28,27 +28,50 @@ use std::fmt;
 /// Every builtin float type of MLIR 22.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FloatKind {
+    /// `f16`: IEEE 754 binary16.
     F16,
+    /// `bf16`: bfloat16 (8 exponent bits, 7 mantissa bits).
     BF16,
+    /// `f32`: IEEE 754 binary32.
     F32,
+    /// `f64`: IEEE 754 binary64.
     F64,
+    /// `f80`: x87 extended precision, with an explicit integer bit.
     F80,
+    /// `f128`: IEEE 754 binary128.
     F128,
+    /// `tf32`: TensorFloat-32, 19 bits (8 exponent, 10 mantissa).
     TF32,
+    /// `f8E5M2`: 8 bits (5 exponent, 2 mantissa), IEEE-like.
     F8E5M2,
+    /// `f8E4M3`: 8 bits (4 exponent, 3 mantissa), IEEE-like.
     F8E4M3,
+    /// `f8E4M3FN`: 8 bits (4 exponent, 3 mantissa), no infinities, NaN all
+    /// ones.
     F8E4M3FN,
+    /// `f8E5M2FNUZ`: 8 bits (5 exponent, 2 mantissa), no infinities, one
+    /// zero, NaN where negative zero would be.
     F8E5M2FNUZ,
+    /// `f8E4M3FNUZ`: 8 bits (4 exponent, 3 mantissa), no infinities, one
+    /// zero, NaN where negative zero would be.
     F8E4M3FNUZ,
+    /// `f8E4M3B11FNUZ`: as `f8E4M3FNUZ` with an exponent bias of 11.
     F8E4M3B11FNUZ,
+    /// `f8E3M4`: 8 bits (3 exponent, 4 mantissa), IEEE-like.
     F8E3M4,
+    /// `f8E8M0FNU`: 8 exponent bits alone, no sign, no zero, NaN all ones
+    /// (a scale factor).
     F8E8M0FNU,
+    /// `f6E2M3FN`: 6 bits (2 exponent, 3 mantissa), finite only.
     F6E2M3FN,
+    /// `f6E3M2FN`: 6 bits (3 exponent, 2 mantissa), finite only.
     F6E3M2FN,
+    /// `f4E2M1FN`: 4 bits (2 exponent, 1 mantissa), finite only.
     F4E2M1FN,
 }
 
 impl FloatKind {
+    /// Every kind, in declaration order.
     pub const ALL: [FloatKind; 18] = [
         FloatKind::F16,
         FloatKind::BF16,
@@ -174,6 +197,7 @@ impl fmt::Display for FloatKind {
 /// Error for text that is not a decimal float literal MLIR would accept.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FloatError {
+    /// What is wrong with the literal.
     pub message: String,
 }
 

@@ -12,7 +12,9 @@ use crate::types::TypeData;
 
 /// Where ids go: one function for attributes, one for types.
 pub trait IdMap {
+    /// Where attribute `a` went.
     fn attr(&self, a: AttrId) -> AttrId;
+    /// Where type `t` went.
     fn ty(&self, t: TypeId) -> TypeId;
 }
 

@@ -12,6 +12,7 @@ macro_rules! id_type {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub struct $name(pub u32);
         impl $name {
+            /// The id as an index into its arena.
             pub fn index(self) -> usize {
                 self.0 as usize
             }
@@ -40,14 +41,18 @@ id_type!(
     OpNameId
 );
 
+/// An operation (SPEC.md §2.5): name, operands, results, successors,
+/// properties, attributes, regions, location and parent block.
 #[derive(Clone, Debug)]
 pub struct Operation {
+    /// Its name, interned in [`Module::op_names`].
     pub name: OpNameId,
     /// The op's operands: `Module::operands(op)`, a range of one vector
     /// of the module (SPEC.md §2.5).
     pub operands: OperandRange,
     /// Results are allocated contiguously: `first_result .. first_result + num_results`.
     pub first_result: u32,
+    /// How many results it has.
     pub num_results: u32,
     /// `Operation::successors`. An op's lists do not change once it is
     /// made and there is one `Operation` per op of a module, so each is
@@ -59,7 +64,10 @@ pub struct Operation {
     pub attributes: AttrId,
     /// `Operation::regions`, stored as `successor_list`.
     region_list: Option<Box<Box<[RegionId]>>>,
+    /// Its location attribute.
     pub loc: AttrId,
+    /// The block it is in; `None` for the top-level op and for an op not
+    /// yet pushed into a block.
     pub parent: Option<BlockId>,
 }
 
@@ -75,10 +83,12 @@ pub struct OperandRange {
 }
 
 impl OperandRange {
+    /// The number of operands.
     pub fn len(self) -> usize {
         self.len as usize
     }
 
+    /// Whether the op has no operands.
     pub fn is_empty(self) -> bool {
         self.len == 0
     }
@@ -89,49 +99,70 @@ impl OperandRange {
 }
 
 impl Operation {
+    /// The blocks it may branch to, in order.
     pub fn successors(&self) -> &[BlockId] {
         self.successor_list.as_deref().map_or(&[], |b| b)
     }
 
+    /// Its regions, in order.
     pub fn regions(&self) -> &[RegionId] {
         self.region_list.as_deref().map_or(&[], |b| b)
     }
 
+    /// Its results, in order.
     pub fn results(&self) -> impl ExactSizeIterator<Item = ValueId> + Clone {
         (self.first_result..self.first_result + self.num_results).map(ValueId)
     }
 }
 
+/// A block: its arguments and its operations (SPEC.md §2.5).
 #[derive(Clone, Debug, Default)]
 pub struct Block {
+    /// Its arguments, each a value defined by [`ValueDef::BlockArg`].
     pub args: Vec<ValueId>,
+    /// Its operations, in order.
     pub ops: Vec<OpId>,
+    /// The region it is in; `None` until pushed into one.
     pub parent: Option<RegionId>,
 }
 
+/// A region: a list of blocks (SPEC.md §2.5).
 #[derive(Clone, Debug, Default)]
 pub struct Region {
+    /// Its blocks, in order; the first is the entry block.
     pub blocks: Vec<BlockId>,
+    /// The operation that holds it; `None` until one does.
     pub parent: Option<OpId>,
 }
 
+/// What defines an SSA value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ValueDef {
+    /// A result of an operation.
     Result {
+        /// The operation.
         op: OpId,
+        /// The result's position among the op's results.
         index: u32,
     },
+    /// An argument of a block.
     BlockArg {
+        /// The block.
         block: BlockId,
+        /// The argument's position among the block's arguments.
         index: u32,
     },
     /// A forward reference not (yet) resolved; never present in a finished module.
     Placeholder,
 }
 
+/// An SSA value: its type, what defines it and, for a block argument, its
+/// location.
 #[derive(Clone, Debug)]
 pub struct ValueData {
+    /// Its type.
     pub ty: TypeId,
+    /// What defines it.
     pub def: ValueDef,
     /// Location of a block argument (`None` for op results).
     pub loc: Option<AttrId>,
@@ -142,27 +173,40 @@ pub struct ValueData {
 pub enum ResourceValue {
     /// A hex blob: `alignment` is the little-endian 4-byte prefix of the hex string.
     Blob {
+        /// The alignment the blob's bytes need, in bytes.
         alignment: u32,
+        /// The bytes, without the alignment prefix.
         data: crate::blob::BlobData,
     },
+    /// `true` or `false`.
     Bool(bool),
+    /// A string.
     String(Bytes),
 }
 
+/// The entries of one dialect or external provider in a resource
+/// dictionary (SPEC.md §6.8).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ResourceGroup {
     /// Dialect name (in `dialect_resources`) or external provider name.
     pub name: Bytes,
+    /// `(key, value)` in file order.
     pub entries: Vec<(Bytes, ResourceValue)>,
 }
 
+/// A file's resources: `dialect_resources` and `external_resources` of
+/// the text's `{-# ... #-}`, the resource sections of bytecode (SPEC.md
+/// §2.7, §6.8).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Resources {
+    /// The groups of `dialect_resources`, by dialect.
     pub dialect: Vec<ResourceGroup>,
+    /// The groups of `external_resources`, by provider.
     pub external: Vec<ResourceGroup>,
 }
 
 impl Resources {
+    /// Whether there are no groups at all.
     pub fn is_empty(&self) -> bool {
         self.dialect.is_empty() && self.external.is_empty()
     }
@@ -176,6 +220,7 @@ pub struct OpNames {
 }
 
 impl OpNames {
+    /// The id of `name`, interning it if it is new.
     pub fn intern(&mut self, name: &[u8]) -> OpNameId {
         if let Some(&id) = self.index.get(name) {
             return id;
@@ -186,12 +231,15 @@ impl OpNames {
         self.index.insert(b, id);
         id
     }
+    /// The name of `id`.
     pub fn get(&self, id: OpNameId) -> &[u8] {
         &self.names[id.index()]
     }
+    /// The number of distinct names interned.
     pub fn len(&self) -> usize {
         self.names.len()
     }
+    /// Whether no name is interned.
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
     }
@@ -210,6 +258,7 @@ pub struct ModuleMark {
 /// Part of a module read on its own (by one thread of a parallel read),
 /// for [`Module::append_fragments`].
 pub struct Fragment<M> {
+    /// The IR read, with a forked context and no top-level op.
     pub module: Module,
     /// Where the ids of the attributes and types interned by the
     /// fragment's (forked) context went.
@@ -227,17 +276,24 @@ pub struct Fragment<M> {
 /// operation and the file-level resources.
 #[derive(Debug, Default)]
 pub struct Module {
+    /// The uniqued attributes and types (SPEC.md §2.1).
     pub ctx: Context,
+    /// The operations, indexed by [`OpId`].
     pub ops: Vec<Operation>,
+    /// The blocks, indexed by [`BlockId`].
     pub blocks: Vec<Block>,
+    /// The regions, indexed by [`RegionId`].
     pub regions: Vec<Region>,
+    /// The SSA values, indexed by [`ValueId`].
     pub values: Vec<ValueData>,
     /// Every op's operands, one op after another: one vector instead of a
     /// heap block per op.
     operand_pool: Vec<ValueId>,
+    /// The interned operation names, indexed by [`OpNameId`].
     pub op_names: OpNames,
     /// The top-level operation (normally `builtin.module`).
     pub top: Option<OpId>,
+    /// The file-level resources.
     pub resources: Resources,
     /// Use lists whose in-memory order is not the reference order
     /// (SPEC.md §2.8, [`crate::use_lists`]): `order[k]` is the position of
@@ -263,6 +319,7 @@ pub struct Module {
 }
 
 impl Module {
+    /// An empty module with a fresh context.
     pub fn new() -> Self {
         Self::default()
     }
@@ -275,44 +332,58 @@ impl Module {
         }
     }
 
+    /// The operation `id`.
     pub fn op(&self, id: OpId) -> &Operation {
         &self.ops[id.index()]
     }
+    /// The operation `id`, to change.
     pub fn op_mut(&mut self, id: OpId) -> &mut Operation {
         &mut self.ops[id.index()]
     }
+    /// The operands of operation `id`, in order.
     pub fn operands(&self, id: OpId) -> &[ValueId] {
         &self.operand_pool[self.ops[id.index()].operands.range()]
     }
+    /// The operands of operation `id`, to replace in place (their number
+    /// is fixed).
     pub fn operands_mut(&mut self, id: OpId) -> &mut [ValueId] {
         let r = self.ops[id.index()].operands.range();
         &mut self.operand_pool[r]
     }
+    /// The block `id`.
     pub fn block(&self, id: BlockId) -> &Block {
         &self.blocks[id.index()]
     }
+    /// The region `id`.
     pub fn region(&self, id: RegionId) -> &Region {
         &self.regions[id.index()]
     }
+    /// The value `id`.
     pub fn value(&self, id: ValueId) -> &ValueData {
         &self.values[id.index()]
     }
+    /// The name of operation `id` (`dialect.op`).
     pub fn op_name(&self, id: OpId) -> &[u8] {
         self.op_names.get(self.op(id).name)
     }
 
+    /// Adds a value of type `ty` defined by `def`, with `loc` for a block
+    /// argument; it is not put among any block's arguments
+    /// ([`Module::add_block_arg`] does that).
     pub fn new_value(&mut self, ty: TypeId, def: ValueDef, loc: Option<AttrId>) -> ValueId {
         let id = ValueId(self.values.len() as u32);
         self.values.push(ValueData { ty, def, loc });
         id
     }
 
+    /// Adds an empty block, in no region yet.
     pub fn new_block(&mut self) -> BlockId {
         let id = BlockId(self.blocks.len() as u32);
         self.blocks.push(Block::default());
         id
     }
 
+    /// Adds an empty region, in no op yet.
     pub fn new_region(&mut self) -> RegionId {
         let id = RegionId(self.regions.len() as u32);
         self.regions.push(Region::default());
@@ -375,11 +446,13 @@ impl Module {
         id
     }
 
+    /// Appends `op` to the ops of `block`.
     pub fn push_op(&mut self, block: BlockId, op: OpId) {
         self.ops[op.index()].parent = Some(block);
         self.blocks[block.index()].ops.push(op);
     }
 
+    /// Appends `block` to the blocks of `region`.
     pub fn push_block(&mut self, region: RegionId, block: BlockId) {
         self.blocks[block.index()].parent = Some(region);
         self.regions[region.index()].blocks.push(block);

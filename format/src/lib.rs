@@ -2,6 +2,7 @@
 //! (SPEC.md §2), with float semantics, the bytecode wire primitives
 //! (§6), op layouts (§7), the dialect hook traits (§9) and the structural
 //! check (§8.6).
+#![warn(missing_docs)]
 pub mod affine;
 pub mod affine_parser;
 pub mod append;

@@ -10,15 +10,22 @@ pub enum BodyScanError {
     /// A closing bracket that does not match, or the end of the input
     /// inside brackets: the innermost open bracket, and where.
     Unbalanced {
+        /// The open bracket (`<`, `[`, `(` or `{`).
         open: u8,
+        /// Byte offset of the closing bracket, or of the body's start when
+        /// the input ended.
         at: usize,
     },
     /// The input ended before any bracket opened.
     UnexpectedEnd,
+    /// A string literal not closed on its line.
     UnterminatedString {
+        /// Byte offset of its opening quote.
         at: usize,
     },
+    /// A NUL byte inside the body.
     Nul {
+        /// Byte offset of the NUL.
         at: usize,
     },
 }

@@ -30,6 +30,7 @@ pub struct UseTable {
 }
 
 impl UseTable {
+    /// The uses in `m` of every value, by the ops reachable from its top.
     pub fn new(m: &Module) -> Self {
         let live = live_ops(m);
         let mut start = vec![0u32; m.values.len() + 1];

@@ -14,16 +14,22 @@ use crate::{AttrData, BlockId, Module, OpId, RegionId, ValueDef};
 /// A finding: the op it is about, when there is one, and what is wrong.
 #[derive(Debug)]
 pub struct Diagnostic {
+    /// The op concerned, if any.
     pub op: Option<OpId>,
+    /// What is wrong.
     pub message: String,
 }
 
 /// What the check walked.
 #[derive(Debug, Default)]
 pub struct Summary {
+    /// Operations reached from the top.
     pub ops: usize,
+    /// Blocks of those operations' regions.
     pub blocks: usize,
+    /// Regions of those operations.
     pub regions: usize,
+    /// Results of those operations and arguments of those blocks.
     pub values: usize,
 }
 

@@ -9,13 +9,23 @@ pub enum Position {
     /// A position in a text file: 1-based line and column, plus the text of
     /// that line for the caret display.
     Text {
+        /// The name of the input, as given to the parser.
         file: String,
+        /// 1-based line number.
         line: usize,
+        /// 1-based column, in characters.
         col: usize,
+        /// The text of that line, without its `\n`.
         line_text: String,
     },
     /// A byte offset into a bytecode file, inside a named section.
-    Bytecode { section: &'static str, offset: u64 },
+    Bytecode {
+        /// The section being read (`"String"`, `"AttrType"`, `"IR"`, ...;
+        /// SPEC.md §6.3).
+        section: &'static str,
+        /// The offset from the start of the file, not of the section.
+        offset: u64,
+    },
 }
 
 /// What class of problem an error is, for programs that match on errors.
@@ -32,6 +42,8 @@ pub enum ErrorKind {
     Limit,
 }
 
+/// An error from reading text or bytecode: its kind, a message and where
+/// (SPEC.md §5). Boxed so a `Result` stays one pointer wide.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     inner: Box<Inner>,
@@ -44,9 +56,11 @@ struct Inner {
     position: Position,
 }
 
+/// The reader's result type, with [`Error`] by default.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// An error of `kind` with `message` at `position`.
     #[cold]
     pub fn new(kind: ErrorKind, message: impl Into<String>, position: Position) -> Self {
         Error {
@@ -57,12 +71,15 @@ impl Error {
             }),
         }
     }
+    /// What class of problem this is.
     pub fn kind(&self) -> ErrorKind {
         self.inner.kind
     }
+    /// The message alone, without the position.
     pub fn message(&self) -> &str {
         &self.inner.message
     }
+    /// Where the error happened.
     pub fn position(&self) -> &Position {
         &self.inner.position
     }

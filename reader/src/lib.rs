@@ -1,5 +1,6 @@
 //! rmlir-reader: MLIR's generic textual form (SPEC.md §3) and its bytecode
 //! (§6), eagerly or lazily from a memory map, into the rmlir IR.
+#![warn(missing_docs)]
 pub use rmlir_format::affine_parser;
 pub mod error;
 pub mod limits;

@@ -510,6 +510,14 @@ def field_spans(data, steps):
     return spans
 
 
+# What each DWARF table names, for the doc comment of its Rust table.
+DWARF_WHAT = {
+    "Tag": "tags (`DW_TAG_*`)",
+    "Ate": "attribute encodings (`DW_ATE_*`)",
+    "Lang": "source languages (`DW_LANG_*`)",
+    "Cc": "calling conventions (`DW_CC_*`)",
+    "Op": "expression operations (`DW_OP_*`)",
+}
 DWARF_PROBES = {
     # table: (kind class, field, template(i), values, output regex(i))
     "Tag": (
@@ -701,6 +709,8 @@ def emit(kinds_by_dialect, defs, enums, dwarf):
     w("")
     for name, e in enums.items():
         const = rust_const(name)
+        w(f"/// The llvm dialect's `{name}` enum as mlir-opt 22 prints it (from")
+        w("/// `LLVMOpsEnums.*.inc`).")
         if e[0] == "bit":
             _, bits, zero, steps, unquoted = e
             w(f"pub static {const}: EnumSpec = EnumSpec::Bits {{")
@@ -722,6 +732,8 @@ def emit(kinds_by_dialect, defs, enums, dwarf):
             w("};")
         w("")
     for t, rows in dwarf.items():
+        w(f"/// The names mlir-opt 22 prints for DWARF {DWARF_WHAT[t]},")
+        w("/// by value (`format/data/llvm-dwarf-names.tsv`).")
         w(f"pub static DW_{t.upper()}: &[(u32, &str)] = &[")
         for v, n in sorted(rows):
             w(f"    (0x{v:x}, {rs_str(n)}),")

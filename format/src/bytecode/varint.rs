@@ -33,10 +33,12 @@ pub fn zigzag(v: i64) -> u64 {
     ((v << 1) ^ (v >> 63)) as u64
 }
 
+/// The inverse of [`zigzag`].
 pub fn unzigzag(u: u64) -> i64 {
     ((u >> 1) as i64) ^ -((u & 1) as i64)
 }
 
+/// Appends `v` as a signed VarInt: zigzag, then a PrefixVarInt (SPEC.md §6.1).
 pub fn write_signed_varint(out: &mut Vec<u8>, v: i64) {
     write_varint(out, zigzag(v));
 }

@@ -16,10 +16,12 @@ enum It {
 pub struct BodyCursor<'p> {
     pieces: &'p [BodyPiece],
     items: Vec<It>,
+    /// The index of the next item: a text byte or a whole nested piece.
     pub pos: usize,
 }
 
 impl<'p> BodyCursor<'p> {
+    /// A cursor at the start of `pieces`.
     pub fn new(pieces: &'p [BodyPiece]) -> Self {
         let mut items = Vec::new();
         for (i, p) in pieces.iter().enumerate() {
@@ -46,6 +48,7 @@ impl<'p> BodyCursor<'p> {
         self.items.get(self.pos).copied()
     }
 
+    /// The next text byte, if the next item is one.
     pub fn peek_byte(&self) -> Option<u8> {
         match self.peek() {
             Some(It::B(b)) => Some(b),
@@ -79,6 +82,8 @@ impl<'p> BodyCursor<'p> {
         true
     }
 
+    /// Consumes an identifier (`[a-zA-Z0-9_]+`) after optional
+    /// whitespace, or nothing.
     pub fn ident(&mut self) -> Option<String> {
         self.skip_ws();
         let start = self.pos;
@@ -92,6 +97,7 @@ impl<'p> BodyCursor<'p> {
         (self.pos > start).then(|| self.text(start, self.pos))
     }
 
+    /// The text bytes of items `start..end`, nested pieces left out.
     pub fn text(&self, start: usize, end: usize) -> String {
         let bytes: Vec<u8> = self.items[start..end]
             .iter()
@@ -214,6 +220,8 @@ impl<'p> BodyCursor<'p> {
         Some(self.pieces_of(start, self.pos))
     }
 
+    /// Items `start..end` as body pieces: runs of bytes as text pieces,
+    /// nested pieces as they were.
     pub fn pieces_of(&self, start: usize, end: usize) -> Vec<BodyPiece> {
         let mut out = Vec::new();
         let mut text = Vec::new();

@@ -22,7 +22,10 @@ use super::spec::KindSpec;
 /// field or entry, so a dialect words it in full.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldError {
+    /// The index of the field among the kind's read steps; `None` for the
+    /// whole entry.
     pub field: Option<usize>,
+    /// The message, worded in full.
     pub msg: String,
 }
 
@@ -54,7 +57,9 @@ impl fmt::Display for FieldError {
 /// step, looked up by the steps' names.
 #[derive(Clone, Copy)]
 pub struct Entry<'v, 'a> {
+    /// The entry's kind.
     pub kind: &'static KindSpec,
+    /// One value per step of `kind`, in order.
     pub values: &'v [Value<'a>],
 }
 
@@ -84,21 +89,33 @@ impl<'v, 'a> Entry<'v, 'a> {
 /// One field of a custom entry, in the form its read step takes.
 #[derive(Clone, Debug)]
 pub enum Field {
+    /// A VarInt.
     U(u64),
+    /// A raw byte.
     Byte(u8),
+    /// A signed VarInt.
     S(i64),
+    /// A bool, one byte.
     Bool(bool),
+    /// A string, written as a string table index.
     Str(Vec<u8>),
+    /// An attribute, written as a table index.
     Attr(AttrId),
+    /// An optional attribute (`readOptionalAttribute`).
     OptAttr(Option<AttrId>),
+    /// A type, written as a table index.
     Type(TypeId),
+    /// The llvm dialect's optional integer (`readOptionalInt`).
     OptU(Option<u64>),
     /// `readOptionalArrayRef` of attributes: empty is written as absent.
     OptAttrs(Vec<Option<AttrId>>),
+    /// `readOptionalArrayRef` of integers: empty is written as absent.
     OptInts(Vec<u64>),
     /// The bits of an `f64`.
     F64(u64),
+    /// A list of `f64` bit patterns.
     F64s(Vec<u64>),
+    /// A list of signed VarInts.
     Ss(Vec<i64>),
     /// A blob in place: a varint length and the bytes.
     Blob(Vec<u8>),
@@ -107,21 +124,31 @@ pub enum Field {
 /// One field as read.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value<'a> {
+    /// A VarInt, or a raw byte.
     U(u64),
+    /// A signed VarInt.
     S(i64),
+    /// A bool.
     Bool(bool),
+    /// A string.
     Str(&'a [u8]),
     /// `None`: an absent optional attribute.
     Attr(Option<AttrId>),
+    /// A type.
     Type(TypeId),
+    /// The llvm dialect's optional integer.
     OptU(Option<u64>),
     /// Absent optional arrays read as empty, as MLIR stores them.
     Attrs(Vec<Option<AttrId>>),
+    /// An optional array of integers; absent reads as empty.
     Ints(Vec<u64>),
     /// The bit pattern of an `f64`.
     F64(u64),
+    /// A list of `f64` bit patterns.
     F64s(Vec<u64>),
+    /// A list of signed VarInts.
     Ss(Vec<i64>),
+    /// A blob's bytes.
     Blob(&'a [u8]),
 }
 
@@ -150,13 +177,17 @@ impl Field {
 
 /// Read access to the attributes and types a body refers to.
 pub trait AttrLookup {
+    /// The data of attribute `a`.
     fn attr_data(&self, a: AttrId) -> Cow<'_, AttrData>;
+    /// The data of type `t`.
     fn type_data(&self, t: TypeId) -> &TypeData;
 }
 
 /// Where an encoder puts the attributes and types it synthesizes.
 pub trait BodyInterner: AttrLookup {
+    /// The id of attribute `d`, interned if new.
     fn intern_attr(&mut self, d: AttrData) -> AttrId;
+    /// The id of type `d`, interned if new.
     fn intern_type(&mut self, d: TypeData) -> TypeId;
     /// Whether type `d` may be synthesized (the writer can only add types
     /// that have a builtin binary encoding or that the module already has).
@@ -193,10 +224,12 @@ impl BodyInterner for Context {
 /// text parser splits bodies, so equal values intern equal.
 #[derive(Default)]
 pub struct BodyBuilder {
+    /// The body so far.
     pub pieces: Vec<BodyPiece>,
 }
 
 impl BodyBuilder {
+    /// Appends text.
     pub fn text(&mut self, s: &str) {
         if s.is_empty() {
             return;
@@ -211,10 +244,12 @@ impl BodyBuilder {
         }
     }
 
+    /// Appends a nested attribute, printed in full.
     pub fn attr(&mut self, a: AttrId) {
         self.pieces.push(BodyPiece::Attr(a));
     }
 
+    /// Appends a nested type.
     pub fn ty(&mut self, t: TypeId) {
         self.pieces.push(BodyPiece::Type(t));
     }

@@ -23,6 +23,7 @@ pub mod canonical;
 
 /// A dialect version as its hook understands it (e.g. `major.minor`).
 pub trait DialectVersion: Any + Send + Sync + fmt::Display + fmt::Debug {
+    /// The version as `Any`, for its hook to downcast to its own type.
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -49,12 +50,16 @@ impl From<&str> for HookError {
     }
 }
 
+/// The result of a hook, with [`HookError`].
 pub type HookResult<T> = Result<T, HookError>;
 
 /// The primitives a hook reads with (SPEC.md §6.1).
 pub trait DialectReader {
+    /// A VarInt.
     fn read_varint(&mut self) -> HookResult<u64>;
+    /// A signed (zigzag) VarInt.
     fn read_signed_varint(&mut self) -> HookResult<i64>;
+    /// One raw byte.
     fn read_byte(&mut self) -> HookResult<u8>;
     /// A string-table reference.
     fn read_string(&mut self) -> HookResult<Vec<u8>>;
@@ -69,6 +74,7 @@ pub trait DialectReader {
     fn read_blob(&mut self) -> HookResult<Vec<u8>> {
         Err(HookError("this reader does not read blobs".into()))
     }
+    /// The context the read attributes and types are interned in.
     fn ctx(&mut self) -> &mut Context;
     /// The version the file declares for `dialect`, as that dialect's hook
     /// parsed it; `None` when the file has none (readers then assume the
@@ -79,17 +85,25 @@ pub trait DialectReader {
 /// The primitives a hook writes with. Attributes and types written here
 /// are numbered and emitted by the writer like any other reference.
 pub trait DialectWriter {
+    /// A VarInt.
     fn write_varint(&mut self, v: u64);
+    /// A signed (zigzag) VarInt.
     fn write_signed_varint(&mut self, v: i64);
+    /// One raw byte.
     fn write_byte(&mut self, b: u8);
+    /// A string, as a string-table reference.
     fn write_string(&mut self, s: &[u8]);
+    /// An attribute, as an attribute-table reference.
     fn write_attribute(&mut self, a: AttrId);
+    /// `vflag(index, present)` of an optional attribute.
     fn write_optional_attribute(&mut self, a: Option<AttrId>);
+    /// A type, as a type-table reference.
     fn write_type(&mut self, t: TypeId);
     /// A blob: a varint length and the bytes, in place (MLIR's
     /// `writeOwnedBlob`/`writeUnownedBlob`; the read side is
     /// [`DialectReader::read_blob`]).
     fn write_blob(&mut self, bytes: &[u8]);
+    /// The context of the module being written.
     fn ctx(&self) -> &Context;
     /// The data of `a`, which may be an attribute this writer made
     /// ([`DialectWriter::intern_attr`]) and the context does not hold.
@@ -123,7 +137,9 @@ pub trait DialectWriter {
 /// What [`BytecodeDialect::builtin_at`] says stands at a place in a body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Builtin {
+    /// A builtin attribute.
     Attr,
+    /// A builtin type.
     Type,
 }
 
@@ -175,11 +191,16 @@ pub trait BytecodeDialect: Send + Sync {
         false
     }
 
+    /// Decodes a custom type entry; `Ok(None)` when the encoding is not
+    /// one this hook knows.
     fn read_type(&self, r: &mut dyn DialectReader) -> HookResult<Option<TypeId>> {
         let _ = r;
         Ok(None)
     }
 
+    /// Encodes `ty` if this hook has a custom encoding for it; `false`
+    /// leaves it to the textual fallback. Must not write anything when it
+    /// returns `false`.
     fn write_type(&self, ty: TypeId, w: &mut dyn DialectWriter) -> bool {
         let _ = (ty, w);
         false
@@ -363,6 +384,8 @@ pub trait BytecodeDialect: Send + Sync {
         .into())
     }
 
+    /// Encodes the properties `props` of `op`, the read side being
+    /// [`BytecodeDialect::read_properties`].
     fn write_properties(
         &self,
         op: &[u8],
@@ -423,16 +446,19 @@ impl DialectRegistry {
         self.hooks.insert(hook.name().as_bytes().to_vec(), hook);
     }
 
+    /// The hooks of `dialect`, if registered.
     pub fn get(&self, dialect: &[u8]) -> Option<&Arc<dyn BytecodeDialect>> {
         self.hooks.get(dialect)
     }
 
+    /// The registered dialects' names, in no particular order.
     pub fn names(&self) -> impl Iterator<Item = String> + '_ {
         self.hooks
             .keys()
             .map(|k| String::from_utf8_lossy(k).into_owned())
     }
 
+    /// Whether no dialect is registered.
     pub fn is_empty(&self) -> bool {
         self.hooks.is_empty()
     }
@@ -488,7 +514,9 @@ impl BytecodeDialect for BuiltinDialect {
 /// others) use: two VarInts in the dialect section.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct MajorMinor {
+    /// The major version.
     pub major: u64,
+    /// The minor version.
     pub minor: u64,
 }
 
@@ -505,12 +533,15 @@ impl DialectVersion for MajorMinor {
 }
 
 impl MajorMinor {
+    /// Reads the two VarInts of a version payload.
     pub fn read(r: &mut dyn DialectReader) -> HookResult<Arc<dyn DialectVersion>> {
         let major = r.read_varint()?;
         let minor = r.read_varint()?;
         Ok(Arc::new(MajorMinor { major, minor }))
     }
 
+    /// Writes `v` as two VarInts; writes nothing if `v` is not a
+    /// `MajorMinor`.
     pub fn write(v: &dyn DialectVersion, w: &mut dyn DialectWriter) {
         if let Some(v) = v.as_any().downcast_ref::<MajorMinor>() {
             w.write_varint(v.major);

@@ -12,16 +12,23 @@ use std::sync::OnceLock;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Arity {
+    /// Exactly one value.
     Single,
+    /// Zero or one value (`Optional<...>`).
     Optional,
+    /// Any number of values (`Variadic<...>`).
     Variadic,
+    /// Any number of groups of values, their sizes in an attribute
+    /// (`VariadicOfVariadic<...>`).
     VariadicOfVariadic,
 }
 
 /// An operand or result group of an op.
 #[derive(Clone, Debug, Deserialize)]
 pub struct ValueSpec {
+    /// The ODS name (`$name` in the format).
     pub name: String,
+    /// How many values it holds.
     pub arity: Arity,
     /// The type the constraint builds (`i1`, `index`), as text: the type
     /// of a value whose type the format leaves out.
@@ -61,11 +68,18 @@ pub enum AttrKind {
 /// An attribute of an op.
 #[derive(Clone, Debug, Deserialize)]
 pub struct AttrSpec {
+    /// The attribute's name.
     pub name: String,
+    /// Whether the op may go without it (optional or default-valued).
     pub optional: bool,
+    /// How the format reads it.
     pub kind: AttrKind,
+    /// For [`AttrKind::Attr`]: the type it takes when the text leaves its
+    /// type out (`i64`), as text.
     #[serde(default)]
     pub build: Option<String>,
+    /// For [`AttrKind::Def`]: `dialect.mnemonic` of the attribute, whose
+    /// `#dialect.mnemonic` the format leaves out.
     #[serde(default)]
     pub def: Option<String>,
     /// An enum's storage width.
@@ -90,6 +104,7 @@ pub struct AttrSpec {
 /// A property that is not an attribute.
 #[derive(Clone, Debug, Deserialize)]
 pub struct PropSpec {
+    /// The property's name.
     pub name: String,
     /// `named_enum` for an enum property printed `mnemonic<case, …>`
     /// (ODS's `NamedEnumProp`); `None` for a property the format
@@ -113,7 +128,10 @@ pub struct PropSpec {
 /// A region or successor of an op.
 #[derive(Clone, Debug, Deserialize)]
 pub struct GroupSpec {
+    /// The ODS name (`$name` in the format).
     pub name: String,
+    /// Whether it may hold any number (`VariadicRegion`,
+    /// `VariadicSuccessor`) rather than exactly one.
     pub variadic: bool,
 }
 
@@ -125,19 +143,32 @@ pub enum Trait {
     /// (`::mlir::OpTrait::SameOperandsAndResultType`).
     Native(String),
     /// `AllTypesMatch<[names]>`.
-    AllTypesMatch { all_types_match: Vec<String> },
+    AllTypesMatch {
+        /// The names of the operands, results and attributes whose types
+        /// are one.
+        all_types_match: Vec<String>,
+    },
     /// `SingleBlockImplicitTerminator<Op>`: the op a region's block ends
     /// with when the text leaves it out.
-    ImplicitTerminator { implicit_terminator: String },
+    ImplicitTerminator {
+        /// The terminator's op name.
+        implicit_terminator: String,
+    },
     /// `TypesMatchWith<lhs, rhs, transformer>`.
-    TypesMatchWith { types_match_with: TypesMatchWith },
+    TypesMatchWith {
+        /// The constraint.
+        types_match_with: TypesMatchWith,
+    },
 }
 
 /// The type of `rhs` is `transformer` (C++ over `$_self`) of `lhs`'s.
 #[derive(Clone, Debug, Deserialize)]
 pub struct TypesMatchWith {
+    /// The name whose type is given.
     pub lhs: String,
+    /// The name whose type follows from it.
     pub rhs: String,
+    /// The C++ expression computing `rhs`'s type from `lhs`'s.
     pub transformer: String,
     #[serde(skip)]
     kind: OnceLock<Option<TypeTransformer>>,
@@ -278,27 +309,42 @@ impl TypeTransformer {
 /// The native traits the format interpreter acts on, found once per op.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TraitFlags {
+    /// `SameOperandsAndResultType`.
     pub same_operands_and_result_type: bool,
+    /// `SameTypeOperands`.
     pub same_type_operands: bool,
+    /// `AttrSizedOperandSegments`: the operand group sizes are in
+    /// `operandSegmentSizes`.
     pub attr_sized_operand_segments: bool,
+    /// `AttrSizedResultSegments`: the result group sizes are in
+    /// `resultSegmentSizes`.
     pub attr_sized_result_segments: bool,
+    /// `SingleBlock`: each region has one block.
     pub single_block: bool,
 }
 
 /// One op's custom syntax.
 #[derive(Debug, Deserialize)]
 pub struct OpSyntax {
+    /// The full op name (`dialect.op`).
     pub name: String,
     /// The declarative `assemblyFormat`, if any.
     pub format: Option<String>,
     /// Whether the op has a hand-written parser and printer instead.
     pub custom: bool,
+    /// The operand groups, in ODS order.
     pub operands: Vec<ValueSpec>,
+    /// The attributes, in ODS order.
     pub attrs: Vec<AttrSpec>,
+    /// The properties that are not attributes, in ODS order.
     pub props: Vec<PropSpec>,
+    /// The result groups, in ODS order.
     pub results: Vec<ValueSpec>,
+    /// The regions, in ODS order.
     pub regions: Vec<GroupSpec>,
+    /// The successors, in ODS order.
     pub successors: Vec<GroupSpec>,
+    /// Its traits and interfaces, as the data lists them.
     pub traits: Vec<Trait>,
     #[serde(skip)]
     elements: OnceLock<Result<Vec<Element>, FormatError>>,

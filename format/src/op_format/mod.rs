@@ -25,11 +25,17 @@ use std::fmt;
 /// What a `$name` refers to, by its index in the op's list of that kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Var {
+    /// An operand group.
     Operand(usize),
+    /// An attribute.
     Attr(usize),
+    /// A property that is not an attribute.
     Prop(usize),
+    /// A result group.
     Result(usize),
+    /// A region.
     Region(usize),
+    /// A successor.
     Successor(usize),
 }
 
@@ -41,30 +47,49 @@ pub enum Element {
     /// `` ` ` `` or `` `\n` ``: whitespace the printer emits; ` `` `
     /// (empty): no space before the next element.
     Space(String),
+    /// `$name`.
     Var(Var),
+    /// `attr-dict` or `attr-dict-with-keyword`.
     AttrDict {
+        /// Whether it is `attr-dict-with-keyword` (`attributes {...}`).
         with_keyword: bool,
     },
+    /// `prop-dict`: the properties as `<{...}>`.
     PropDict,
+    /// `operands`: every operand.
     Operands,
+    /// `results`: every result.
     Results,
+    /// `regions`: every region.
     Regions,
+    /// `successors`: every successor.
     Successors,
+    /// `type(x)`: the type(s) of `x`.
     Type(Box<Element>),
+    /// `functional-type(inputs, results)`: a function type of the two.
     FunctionalType(Box<Element>, Box<Element>),
+    /// `qualified(x)`: `x` printed with its `#dialect.` or `!dialect.`
+    /// prefix.
     Qualified(Box<Element>),
+    /// `ref(x)`: `x`, already read, passed to a custom directive.
     Ref(Box<Element>),
     /// `custom<Name>(args)`: a C++ parser and printer pair per name.
     Custom {
+        /// `Name`: `parseName` and `printName` in C++.
         name: String,
+        /// The arguments.
         args: Vec<Element>,
     },
     /// A string argument of a custom directive (`"false"`).
     StringArg(String),
     /// `( then )?` or `( then ) : ( else )?`; `anchor` indexes `then`.
     Optional {
+        /// The elements printed when the anchor is present.
         then: Vec<Element>,
+        /// The index in `then` of the element carrying `^`.
         anchor: usize,
+        /// The elements printed when it is absent (empty when there is no
+        /// else group).
         otherwise: Vec<Element>,
     },
     /// `oilist(clause | clause …)`: clauses in any order, each at most
@@ -76,11 +101,17 @@ pub enum Element {
 /// order.
 #[derive(Clone, Debug, Default)]
 pub struct Names<'a> {
+    /// The operand groups' names.
     pub operands: Vec<&'a str>,
+    /// The attributes' names.
     pub attrs: Vec<&'a str>,
+    /// The names of the properties that are not attributes.
     pub props: Vec<&'a str>,
+    /// The result groups' names.
     pub results: Vec<&'a str>,
+    /// The regions' names.
     pub regions: Vec<&'a str>,
+    /// The successors' names.
     pub successors: Vec<&'a str>,
 }
 
@@ -100,7 +131,9 @@ impl Names<'_> {
 /// A format that does not parse: what and where (a byte offset in it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FormatError {
+    /// Byte offset in the format text.
     pub offset: usize,
+    /// What is wrong.
     pub msg: String,
 }
 

@@ -195,6 +195,7 @@ impl OpRegistry {
         (Self::embedded(nearest), false)
     }
 
+    /// A registry of the ops of `data`.
     pub fn from_data(data: RegistryData) -> Self {
         let mut r = OpRegistry {
             release: data.mlir_release,
@@ -227,6 +228,7 @@ impl OpRegistry {
         self.ops.insert(name, slot);
     }
 
+    /// What the registry knows of op `name` (`dialect.op`), if anything.
     pub fn get(&self, name: &[u8]) -> Option<&OpInfo> {
         self.ops.get(name).map(OpSlot::get)
     }
@@ -259,10 +261,12 @@ impl OpRegistry {
         self.ops.values().map(OpSlot::get)
     }
 
+    /// The number of ops.
     pub fn len(&self) -> usize {
         self.ops.len()
     }
 
+    /// Whether the registry has no ops.
     pub fn is_empty(&self) -> bool {
         self.ops.is_empty()
     }

@@ -15,11 +15,15 @@ pub enum FieldKind {
     LegacySegments,
     /// v6+: segment sizes as a sparse int array with `size` slots.
     SparseSegments {
+        /// The number of segments.
         size: usize,
     },
     /// A VarInt integer property of `bits` width.
     Int {
+        /// The width of the C++ integer type.
         bits: u32,
+        /// Whether the C++ type is signed (the value is then sign-extended
+        /// to 64 bits on the wire).
         signed: bool,
     },
     /// One byte 0/1.
@@ -30,16 +34,21 @@ pub enum FieldKind {
     String,
     /// A VarInt enum value, shown as an integer attribute of `bits` width.
     Enum {
+        /// The width of the enum's underlying integer.
         bits: u32,
     },
+    /// A VarInt count, then that many elements of the inner encoding.
     Array(Box<FieldKind>),
     /// One byte present flag, then the inner encoding.
     Optional(Box<FieldKind>),
 }
 
+/// One field of an op's properties payload, in the order it is read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Field {
+    /// The property's name, as shown in `<{...}>`.
     pub name: String,
+    /// How it is encoded.
     pub kind: FieldKind,
     /// The C++ storage type (`::mlir::ArrayAttr`, `int64_t`); compared when
     /// a payload is carried from one MLIR release's layout to another's.
@@ -47,12 +56,19 @@ pub struct Field {
     pub ctype: Option<String>,
 }
 
+/// What the registry knows of one op (SPEC.md §7).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpInfo {
+    /// The full name (`dialect.op`).
     pub name: String,
+    /// Whether it has the `IsolatedFromAbove` trait.
     pub isolated_from_above: bool,
+    /// Whether it has the `IsTerminator` trait.
     pub terminator: bool,
+    /// Its inherent attribute names: what moves from the attribute
+    /// dictionary into the properties when reading files before v5.
     pub inherent_attrs: Vec<String>,
+    /// Whether it stores its inherent attributes as properties.
     pub has_properties: bool,
     /// Reads of `readProperties` at bytecode version 5.
     pub fields_v5: Vec<Field>,
@@ -64,9 +80,12 @@ pub struct OpInfo {
     pub default_properties: Option<String>,
 }
 
+/// A whole layout file: the release it was generated from and its ops.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct RegistryData {
+    /// The MLIR release (`22.1.8`).
     pub mlir_release: String,
+    /// Every op of the release.
     pub ops: Vec<OpInfo>,
 }
 
@@ -77,6 +96,7 @@ pub struct RegistryData {
 /// strings borrow from the embedded bytes.
 #[derive(Serialize, Deserialize)]
 pub struct EmbeddedIndex<'a> {
+    /// The MLIR release (`22.1.8`).
     pub mlir_release: &'a str,
     /// `(op name, start, end)` in the blob.
     #[serde(borrow)]

@@ -44,9 +44,11 @@ pub use symbol_scan::TopLevelOp;
 /// Where a top-level section lies in the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SectionInfo {
+    /// Which section it is (SPEC.md §6.3).
     pub id: SectionId,
     /// Absolute offset of the section's data.
     pub offset: usize,
+    /// Length of the section's data in bytes, padding excluded.
     pub len: usize,
     /// The alignment its header declared (1 when none).
     pub alignment: u64,
@@ -217,6 +219,7 @@ impl<'a> BytecodeReader<'a> {
         Self::open_shared_with_options(owner, &ReadOptions::default())
     }
 
+    /// Opens `data` with explicit [`ReadOptions`].
     pub fn open_with_options(data: &'a [u8], opts: &ReadOptions) -> Result<Self> {
         Self::open_parts(
             data,
@@ -233,6 +236,7 @@ impl<'a> BytecodeReader<'a> {
         .map(|(r, _)| r)
     }
 
+    /// [`BytecodeReader::open_shared`] with explicit [`ReadOptions`].
     pub fn open_shared_with_options(owner: &'a SharedBytes, opts: &ReadOptions) -> Result<Self> {
         Self::open_shared_listing(owner, opts, None).map(|(r, _)| r)
     }
@@ -506,6 +510,7 @@ impl<'a> BytecodeReader<'a> {
         Ok((r, skimmed))
     }
 
+    /// The bytecode version the header declares (0–6; SPEC.md §6.2).
     pub fn version(&self) -> u64 {
         self.version
     }
@@ -516,6 +521,7 @@ impl<'a> BytecodeReader<'a> {
         (self.layouts.release(), self.layouts_choice)
     }
 
+    /// The producer string of the header (`MLIR22.1.8`, ...).
     pub fn producer(&self) -> &'a [u8] {
         self.producer
     }
@@ -560,6 +566,7 @@ impl<'a> BytecodeReader<'a> {
         &self.sections
     }
 
+    /// Entries in the string table (SPEC.md §6.4).
     pub fn num_strings(&self) -> usize {
         self.strings.len()
     }
@@ -609,6 +616,7 @@ impl<'a> BytecodeReader<'a> {
         &self.module
     }
 
+    /// What has been decoded so far.
     pub fn stats(&self) -> ReadStats {
         self.stats
     }
@@ -618,6 +626,7 @@ impl<'a> BytecodeReader<'a> {
         self.lazy.keys().copied()
     }
 
+    /// Whether the regions of `op` are still left to decode.
     pub fn is_pending(&self, op: OpId) -> bool {
         self.lazy.contains_key(&op)
     }
@@ -690,14 +699,14 @@ pub fn read_bytecode(data: &[u8]) -> Result<Module> {
     read_bytecode_with_options(data, &ReadOptions::default())
 }
 
-/// [`read_bytecode`] with options (e.g. the op layouts of an MLIR release
-/// for a file whose producer does not name one).
 /// The producer string of a bytecode file, read from its header alone (to
 /// choose [`ReadOptions::host`] before opening it).
 pub fn producer_of(data: &[u8]) -> Result<&[u8]> {
     sections::read_header(data).map(|h| h.producer)
 }
 
+/// [`read_bytecode`] with options (e.g. the op layouts of an MLIR release
+/// for a file whose producer does not name one).
 pub fn read_bytecode_with_options(data: &[u8], opts: &ReadOptions) -> Result<Module> {
     let mut r = BytecodeReader::open_with_options(data, opts)?;
     r.materialize_all()?;

@@ -7,6 +7,7 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u64)]
 pub enum Tok {
+    /// The end of the input.
     Eof,
     /// `[a-zA-Z_][a-zA-Z0-9_$.]*`, keywords included.
     BareIdent,
@@ -20,25 +21,45 @@ pub enum Tok {
     BangId,
     /// `@name` or `@"string"`
     AtId,
+    /// Decimal digits, or `0x` and hex digits; no sign.
     Integer,
+    /// Digits, `.`, optional digits and an optional exponent; no sign.
     Float,
+    /// A `"..."` literal, quotes included, escapes not yet decoded.
     String,
+    /// `(`
     LParen,
+    /// `)`
     RParen,
+    /// `[`
     LSquare,
+    /// `]`
     RSquare,
+    /// `{`
     LBrace,
+    /// `}`
     RBrace,
+    /// `<`
     Less,
+    /// `>`
     Greater,
+    /// `,`
     Comma,
+    /// `:`
     Colon,
+    /// `::`
     ColonColon,
+    /// `=`
     Equal,
+    /// `->`
     Arrow,
+    /// `-`
     Minus,
+    /// `+`
     Plus,
+    /// `*`
     Star,
+    /// `?`
     Question,
     /// `{-#`
     FileMetadataBegin,
@@ -48,13 +69,18 @@ pub enum Tok {
     Error,
 }
 
+/// One token: its kind and its span of the source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Token {
+    /// What the token is.
     pub kind: Tok,
+    /// Byte offset of its first byte.
     pub start: usize,
+    /// Byte offset just past its last byte.
     pub end: usize,
 }
 
+/// `[a-zA-Z_]`: whether `c` may start a bare identifier.
 pub fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_'
 }
@@ -84,6 +110,7 @@ static CLASSES: [u8; 256] = {
     t
 };
 
+/// `[a-zA-Z0-9_$.]`: whether `c` may continue a bare identifier.
 pub fn is_ident_char(c: u8) -> bool {
     CLASSES[c as usize] & IDENT_CHAR != 0
 }
@@ -275,6 +302,7 @@ pub fn unescape(body: &[u8]) -> Result<Vec<u8>, usize> {
     Ok(out)
 }
 
+/// The value of the hex digit `c` (which the caller has checked is one).
 pub fn hex_val(c: u8) -> u8 {
     match c {
         b'0'..=b'9' => c - b'0',

@@ -116,6 +116,7 @@ pub struct WriteError {
 }
 
 impl WriteError {
+    /// An error with `message` and no location.
     pub fn new(message: impl Into<String>) -> Self {
         WriteError {
             location: None,
@@ -131,10 +132,12 @@ impl WriteError {
         }
     }
 
+    /// What could not be written, without the location.
     pub fn message(&self) -> &str {
         &self.message
     }
 
+    /// `file:line:col` of the operation concerned, when known.
     pub fn location(&self) -> Option<&str> {
         self.location.as_deref()
     }
@@ -376,6 +379,7 @@ impl Bytecode {
         self.0.len()
     }
 
+    /// Whether the file has no bytes at all.
     pub fn is_empty(&self) -> bool {
         self.0.len() == 0
     }
