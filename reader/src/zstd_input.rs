@@ -26,15 +26,33 @@ pub fn is_zstd(data: &[u8]) -> bool {
 pub enum DecompressError {
     /// The frame header declares more content than the limit; nothing was
     /// decompressed.
-    DeclaredTooLarge { declared: u64, limit: u64 },
+    DeclaredTooLarge {
+        /// The content size the frame header declares, in bytes.
+        declared: u64,
+        /// The limit on decompressed bytes.
+        limit: u64,
+    },
     /// The bytecode's sections, as far as they were decompressed, declare
     /// more bytes than the limit.
-    SectionsTooLarge { needed: u64, limit: u64 },
+    SectionsTooLarge {
+        /// The bytes the header and sections declare so far.
+        needed: u64,
+        /// The limit on decompressed bytes.
+        limit: u64,
+    },
     /// The output grew past the limit.
-    TooLarge { limit: u64 },
+    TooLarge {
+        /// The limit on decompressed bytes.
+        limit: u64,
+    },
     /// The decompressed bytes start like bytecode, and their header or
     /// section framing is malformed: found after `after` bytes.
-    Bytecode { error: crate::Error, after: u64 },
+    Bytecode {
+        /// The reader's error on the decompressed bytes.
+        error: crate::Error,
+        /// How many bytes had been decompressed when it was found.
+        after: u64,
+    },
     /// The zstd data itself is malformed.
     Zstd(std::io::Error),
 }
