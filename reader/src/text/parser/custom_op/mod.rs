@@ -24,34 +24,6 @@ use rmlir_format::op_format::catalog::{
 };
 use rmlir_format::op_format::{Element, Var};
 
-/// Ops whose regions resolve unprefixed op names (`return`) in a dialect
-/// of their own: their `OpAsmOpInterface::getDefaultDialect`.
-const DEFAULT_DIALECTS: &[(&str, &str)] = &[
-    ("builtin.module", "builtin"),
-    ("func.func", "func"),
-    ("gpu.module", "gpu"),
-    ("spirv.module", "spirv"),
-    ("spirv.func", "spirv"),
-    ("pdl.pattern", "pdl"),
-    ("pdl.rewrite", "pdl"),
-    ("async.func", "async"),
-    ("shape.func", "shape"),
-    ("shape.function_library", "shape"),
-    ("transform.foreach", "transform"),
-    ("emitc.file", "emitc"),
-    ("emitc.expression", "emitc"),
-    ("emitc.for", "emitc"),
-    ("emitc.func", "emitc"),
-    ("emitc.if", "emitc"),
-    ("emitc.switch", "emitc"),
-    ("emitc.do", "emitc"),
-    ("pdl_interp.func", "pdl_interp"),
-    ("irdl.dialect", "irdl"),
-    ("transform.sequence", "transform"),
-    ("transform.named_sequence", "transform"),
-    ("transform.with_pdl_patterns", "transform"),
-];
-
 /// The ported parser of op `name`, if there is one: [`HAND_WRITTEN`] as a
 /// map, built once, since it is asked of every op in the custom form.
 fn hand_written(name: &str) -> Option<HandWritten> {
@@ -481,10 +453,7 @@ impl<'a> Parser<'a> {
     }
 
     fn default_dialect_of(name: &str) -> Option<&'static str> {
-        DEFAULT_DIALECTS
-            .iter()
-            .find(|(op, _)| *op == name)
-            .map(|(_, d)| *d)
+        rmlir_format::op_format::default_dialect(name)
     }
 
     /// `{…}` if one follows: an op's optional attribute dictionary.
