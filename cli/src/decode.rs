@@ -4,10 +4,23 @@ use crate::progress::Progress;
 use crate::{input, load, output};
 use std::path::Path;
 
+/// How `decode` prints: with or without aliases, in the generic or the
+/// custom form.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Form {
+    /// `--local-scope`.
+    pub local_scope: bool,
+    /// `--custom`.
+    pub custom: bool,
+}
+
 pub fn run(
     input: &Path,
     output: Option<&Path>,
-    local_scope: bool,
+    Form {
+        local_scope,
+        custom,
+    }: Form,
     max_output_bytes: Option<u64>,
     layouts: load::Layouts,
     progress: &mut Progress,
@@ -30,6 +43,7 @@ pub fn run(
     }
     let opts = rmlir_writer::PrintOptions {
         local_scope,
+        custom,
         max_output_bytes: Some(max_output_bytes),
         host: Some(loaded.host),
         ..Default::default()

@@ -98,6 +98,11 @@ Examples:
         /// Print without aliases (`--mlir-print-local-scope`).
         #[arg(long)]
         local_scope: bool,
+        /// Print ops in their custom form, as mlir-opt prints by default,
+        /// where we have their printer; the others print in the generic
+        /// form, which reads back as the same IR (SPEC.md §11.4).
+        #[arg(long)]
+        custom: bool,
         /// Refuse, before printing, a module whose text would exceed this
         /// many bytes (shared attributes and types can make a small file
         /// print without end). Default: 256 MiB plus 256 bytes per input
@@ -292,13 +297,17 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
             input,
             output,
             local_scope,
+            custom,
             max_output_bytes,
         } => {
             allocator::tune();
             decode::run(
                 &input,
                 output.as_deref(),
-                local_scope,
+                decode::Form {
+                    local_scope,
+                    custom,
+                },
                 max_output_bytes,
                 layouts,
                 progress,

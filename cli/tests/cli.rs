@@ -1406,3 +1406,27 @@ fn info_and_verify_read_past_an_unknown_dialect() {
         stderr(&out)
     );
 }
+
+/// `decode --custom` prints the README's example as mlir-opt 22 prints it
+/// by default (its custom form, with debug info), and the generic form
+/// stays the default.
+#[test]
+fn decode_custom_prints_like_mlir_opt_default() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hello.mlir");
+    let example = example.to_str().unwrap();
+    let opt =
+        std::env::var("RMLIR_MLIR_OPT").unwrap_or_else(|_| "/usr/lib/llvm-22/bin/mlir-opt".into());
+    let want = Command::new(&opt)
+        .args(["--allow-unregistered-dialect", "--mlir-print-debuginfo", example])
+        .output()
+        .unwrap_or_else(|e| panic!("mlir-opt 22 at {opt} (RMLIR_MLIR_OPT): {e}"));
+    assert!(want.status.success(), "{}", stderr(&want));
+    let ours = ok(&run(&["decode", "--custom", example])).stdout.clone();
+    assert_eq!(
+        String::from_utf8_lossy(&ours),
+        String::from_utf8_lossy(&want.stdout)
+    );
+    assert!(String::from_utf8_lossy(&ours).contains("%c42_i32 = arith.constant 42 : i32"));
+    let generic = ok(&run(&["decode", example])).stdout.clone();
+    assert!(String::from_utf8_lossy(&generic).contains("\"arith.constant\"()"));
+}

@@ -11,6 +11,9 @@ pub enum ValueName {
     Unnamed,
     Num(u32),
     Arg(u32),
+    /// A name an op gave its result, or a block argument's `argN`, in
+    /// the custom form: `Names::named[i]`.
+    Named(u32),
 }
 
 pub struct Names {
@@ -18,6 +21,8 @@ pub struct Names {
     pub values: Vec<ValueName>,
     /// Index of each block within its region (`^bbN`).
     pub blocks: Vec<u32>,
+    /// The names of [`ValueName::Named`] values, uniqued.
+    pub named: Vec<String>,
 }
 
 impl Names {
@@ -61,7 +66,119 @@ impl Names {
                 }
             }
         }
-        Names { values, blocks }
+        Names {
+            values,
+            blocks,
+            named: Vec::new(),
+        }
+    }
+
+    /// The numbering of the custom form (SPEC.md §11.4), as mlir-opt's
+    /// `SSANameState` gives it without `--mlir-print-op-generic`: each
+    /// region starts from the counters (values, `argN`, name conflicts)
+    /// and the names in use that its parent region left, so sibling
+    /// regions (two functions, `scf.if`'s branches) number alike; an op
+    /// may name its result (`result_name`), and a name in use in the
+    /// region or above it gets `_N` from the conflict counter; entry
+    /// block arguments are named `argN` that way too.
+    pub fn compute_custom(
+        m: &Module,
+        top: OpId,
+        result_name: &dyn Fn(&Module, OpId) -> Option<String>,
+    ) -> Names {
+        struct Ctx {
+            region: RegionId,
+            next_value: u32,
+            next_arg: u32,
+            next_conflict: u32,
+            /// How many entries of `used` the parent's scope holds.
+            scope: usize,
+        }
+        let mut n = Names {
+            values: vec![ValueName::Unnamed; m.values.len()],
+            blocks: vec![0u32; m.blocks.len()],
+            named: Vec::new(),
+        };
+        // Names in use, innermost last: a stack cut back to a scope's
+        // length when another subtree is entered.
+        let mut used: Vec<String> = Vec::new();
+        let mut used_set: rmlir_format::fasthash::FastMap<String, u32> = Default::default();
+        let (mut nv, mut na, mut nc) = (0u32, 0u32, 0u32);
+        let number_op = |op: OpId,
+                         n: &mut Names,
+                         used: &mut Vec<String>,
+                         used_set: &mut rmlir_format::fasthash::FastMap<String, u32>,
+                         nv: &mut u32,
+                         nc: &mut u32| {
+            let o = m.op(op);
+            if o.num_results == 0 {
+                return;
+            }
+            let head = o.first_result as usize;
+            match result_name(m, op) {
+                Some(name) if !name.is_empty() => {
+                    let u = unique_name(&name, used, used_set, nc);
+                    n.values[head] = ValueName::Named(n.named.len() as u32);
+                    n.named.push(u);
+                }
+                _ => {
+                    n.values[head] = ValueName::Num(*nv);
+                    *nv += 1;
+                }
+            }
+        };
+        let mut stack: Vec<Ctx> = Vec::new();
+        number_op(top, &mut n, &mut used, &mut used_set, &mut nv, &mut nc);
+        for &r in m.op(top).regions().iter() {
+            stack.push(Ctx {
+                region: r,
+                next_value: nv,
+                next_arg: na,
+                next_conflict: nc,
+                scope: 0,
+            });
+        }
+        while let Some(c) = stack.pop() {
+            (nv, na, nc) = (c.next_value, c.next_arg, c.next_conflict);
+            while used.len() > c.scope {
+                let gone = used.pop().expect("longer than the scope");
+                used_set.remove(&gone);
+            }
+            let r = m.region(c.region);
+            for (i, &b) in r.blocks.iter().enumerate() {
+                n.blocks[b.index()] = i as u32;
+                let blk = m.block(b);
+                for &a in &blk.args {
+                    if i == 0 {
+                        let name = format!("arg{na}");
+                        na += 1;
+                        let u = unique_name(&name, &mut used, &mut used_set, &mut nc);
+                        n.values[a.index()] = ValueName::Named(n.named.len() as u32);
+                        n.named.push(u);
+                    } else {
+                        n.values[a.index()] = ValueName::Num(nv);
+                        nv += 1;
+                    }
+                }
+                for &op in &blk.ops {
+                    number_op(op, &mut n, &mut used, &mut used_set, &mut nv, &mut nc);
+                }
+            }
+            for &b in &r.blocks {
+                for &op in &m.block(b).ops {
+                    for &child in m.op(op).regions() {
+                        stack.push(Ctx {
+                            region: child,
+                            next_value: nv,
+                            next_arg: na,
+                            next_conflict: nc,
+                            scope: used.len(),
+                        });
+                    }
+                }
+            }
+        }
+        n
     }
 
     /// Writes `%N`, `%argN` or `%N#i` for `v`.
@@ -99,6 +216,10 @@ impl Names {
                 out.push_str("%arg");
                 push_uint(out, n as u64);
             }
+            ValueName::Named(i) => {
+                out.push('%');
+                out.push_str(&self.named[i as usize]);
+            }
             ValueName::Unnamed => out.push_str("<<UNKNOWN SSA VALUE>>"),
         }
         if let Some(i) = result_no {
@@ -106,6 +227,47 @@ impl Names {
             push_uint(out, i as u64);
         }
     }
+}
+
+/// `name` made a valid value name and unique among `used` (mlir-opt's
+/// `uniqueValueName` and `sanitizeIdentifier`): characters outside
+/// `[A-Za-z0-9$._-]` become `_` (a space) or their hex code, a leading
+/// digit gets a `_` before it, and a name in use gets `_` and the next
+/// value of the conflict counter until it is not.
+fn unique_name(
+    name: &str,
+    used: &mut Vec<String>,
+    used_set: &mut rmlir_format::fasthash::FastMap<String, u32>,
+    next_conflict: &mut u32,
+) -> String {
+    let valid = |c: char| c.is_ascii_alphanumeric() || "$._-".contains(c);
+    let mut clean = String::with_capacity(name.len() + 1);
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        clean.push('_');
+    }
+    for b in name.bytes() {
+        let c = b as char;
+        if b.is_ascii() && valid(c) {
+            clean.push(c);
+        } else if c == ' ' {
+            clean.push('_');
+        } else {
+            let _ = std::fmt::Write::write_fmt(&mut clean, format_args!("{b:X}"));
+        }
+    }
+    let mut out = clean.clone();
+    if used_set.contains_key(&out) {
+        loop {
+            out = format!("{clean}_{next_conflict}");
+            *next_conflict += 1;
+            if !used_set.contains_key(&out) {
+                break;
+            }
+        }
+    }
+    used_set.insert(out.clone(), 0);
+    used.push(out.clone());
+    out
 }
 
 /// Appends `n` in decimal: what `write!(out, "{n}")` prints, without the

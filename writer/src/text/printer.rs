@@ -3,6 +3,8 @@
 //! --mlir-print-debuginfo` (and, in local-scope mode, with
 //! `--mlir-print-local-scope`).
 
+mod custom;
+
 use super::aliases::{Alias, Aliases, Sym};
 use super::names::Names;
 pub use super::print_size::OutputTooLarge;
@@ -35,6 +37,10 @@ pub struct PrintOptions {
     /// registers and the alias names its dialects give. `None` is mlir-opt
     /// 22.
     pub host: Option<&'static rmlir_dialects::hosts::Host>,
+    /// Print the ops of the dialects the host registers in their custom
+    /// form, as mlir-opt does without `--mlir-print-op-generic` (SPEC.md
+    /// §11.4); ops whose printer we lack stay generic.
+    pub custom: bool,
 }
 
 /// Top-level ops printed by one task of the parallel printer.
@@ -102,7 +108,11 @@ fn print_impl<'a>(
             })
             .collect();
         (
-            Names::compute(m, top),
+            if opts.custom {
+                Names::compute_custom(m, top, &custom::result_name)
+            } else {
+                Names::compute(m, top)
+            },
             compute_preds(m),
             has_print_order_state(m),
             quoted_op_names,
@@ -139,6 +149,8 @@ fn print_impl<'a>(
         aliases: &aliases,
         preds: &preds,
         quoted_op_names: &quoted_op_names,
+        custom: opts.custom,
+        host: opts.host.unwrap_or(&rmlir_dialects::hosts::MLIR_OPT_22),
     };
     // The top block's ops are printed in parallel only where nothing is
     // numbered in print order (SPEC.md §4.5).
@@ -157,21 +169,15 @@ fn print_impl<'a>(
         _ => None,
     };
     let mut p = Printer {
-        shared,
         out: String::with_capacity(if sink.is_some() {
             FLUSH_BYTES + (FLUSH_BYTES >> 2)
         } else {
             1 << 16
         }),
-        indent: 0,
-        distinct_ids: HashMap::default(),
-        resource_keys: Vec::new(),
         parallel_block,
         alias_chunk,
         sink,
-        sink_error: None,
-        unglued_next: false,
-        file_names: Vec::new(),
+        ..Printer::new_nested(shared, 0)
     };
     if opts.local_scope {
         // mlir-opt prints a local-scope module as a plain operation: no
@@ -252,6 +258,10 @@ struct Shared<'m> {
     /// Every op name of the module, quoted once: a module has few names
     /// and an op per line.
     quoted_op_names: &'m [String],
+    /// Print in the custom form (`PrintOptions::custom`).
+    custom: bool,
+    /// The tool whose print is matched.
+    host: &'static rmlir_dialects::hosts::Host,
 }
 
 /// The contexts in which MLIR elides an attribute's type.
@@ -259,6 +269,8 @@ struct Shared<'m> {
 enum Elide {
     Never,
     May,
+    /// Never print the type (`printAttributeWithoutType`).
+    All,
 }
 
 struct Printer<'m, 's> {
@@ -284,6 +296,32 @@ struct Printer<'m, 's> {
     /// locations name a few files, and a large module has about one
     /// location per op).
     file_names: Vec<(FileName, String)>,
+    /// The default dialects of the regions being printed, innermost last
+    /// (the custom form leaves an op's dialect prefix out where it is
+    /// the default one, SPEC.md §11.4).
+    default_dialects: Vec<&'static str>,
+}
+
+impl<'m, 's> Printer<'m, 's> {
+    /// A printer of its own text at `indent`, over `shared`.
+    fn new_nested(shared: Shared<'m>, indent: usize) -> Self {
+        Printer {
+            shared,
+            out: String::new(),
+            indent,
+            distinct_ids: HashMap::default(),
+            resource_keys: Vec::new(),
+            parallel_block: None,
+            alias_chunk: None,
+            sink: None,
+            sink_error: None,
+            unglued_next: false,
+            file_names: Vec::new(),
+            // mlir-opt's printer starts with `builtin` as the default
+            // dialect: a top-level `builtin.module` prints as `module`.
+            default_dialects: vec!["builtin"],
+        }
+    }
 }
 
 impl Printer<'_, '_> {
@@ -373,6 +411,11 @@ impl Printer<'_, '_> {
             }
             self.out.push_str(" = ");
         }
+        if self.shared.custom && self.custom_op(op) {
+            self.out.push(' ');
+            self.location(o.loc, true);
+            return;
+        }
         self.out
             .push_str(&self.shared.quoted_op_names[o.name.index()]);
         self.out.push('(');
@@ -400,11 +443,20 @@ impl Printer<'_, '_> {
         }
         if !o.regions().is_empty() {
             self.out.push_str(" (");
+            if self.shared.custom {
+                // The regions of an op printed generic name their ops in
+                // full: our reader, like MLIR's, sets no default dialect
+                // for a generic op's regions.
+                self.default_dialects.push("");
+            }
             for (i, &r) in o.regions().iter().enumerate() {
                 if i > 0 {
                     self.out.push_str(", ");
                 }
                 self.region(r);
+            }
+            if self.shared.custom {
+                self.default_dialects.pop();
             }
             self.out.push(')');
         }
@@ -480,6 +532,13 @@ impl Printer<'_, '_> {
     }
 
     fn block(&mut self, b: BlockId, header: bool) {
+        self.block_with(b, header, false)
+    }
+
+    /// A block, its header printed where `header`; its last op left out
+    /// where `skip_terminator` and it is a terminator (the custom form's
+    /// implicit terminators).
+    fn block_with(&mut self, b: BlockId, header: bool, skip_terminator: bool) {
         let m = self.shared.m;
         let blk = m.block(b);
         if header {
@@ -529,10 +588,22 @@ impl Printer<'_, '_> {
             self.out.push('\n');
         }
         self.indent += 2;
+        let mut ops: &[OpId] = &blk.ops;
+        if skip_terminator {
+            if let Some((&last, rest)) = ops.split_last() {
+                let registry = self.shared.host.ops();
+                if registry
+                    .get(m.op_names.get(m.op(last).name))
+                    .is_some_and(|i| i.terminator)
+                {
+                    ops = rest;
+                }
+            }
+        }
         if self.parallel_block == Some(b) {
-            self.ops_in_parallel(&blk.ops);
+            self.ops_in_parallel(ops);
         } else {
-            for &op in &blk.ops {
+            for &op in ops {
                 self.print_op(op);
                 self.out.push('\n');
                 self.maybe_flush();
@@ -564,6 +635,7 @@ impl Printer<'_, '_> {
     ) {
         let shared = self.shared;
         let indent = self.indent;
+        let default_dialects = self.default_dialects.clone();
         let chunks: Vec<&[T]> = items.chunks(chunk).collect();
         // Buffers written out go back to `spare` for later chunks: fresh
         // ones would fault in new pages for every chunk of a large module.
@@ -575,17 +647,9 @@ impl Printer<'_, '_> {
                 .and_then(|mut v| v.pop())
                 .unwrap_or_default();
             let mut p = Printer {
-                shared,
                 out,
-                indent,
-                distinct_ids: HashMap::default(),
-                resource_keys: Vec::new(),
-                parallel_block: None,
-                alias_chunk: None,
-                sink: None,
-                sink_error: None,
-                unglued_next: false,
-                file_names: Vec::new(),
+                default_dialects: default_dialects.clone(),
+                ..Printer::new_nested(shared, indent)
             };
             for item in chunk {
                 one(&mut p, item);
@@ -1002,7 +1066,7 @@ impl Printer<'_, '_> {
             _ => {}
         }
         if let Some(t) = typed {
-            if !matches!(m.ctx.ty(t), TypeData::None) {
+            if elide != Elide::All && !matches!(m.ctx.ty(t), TypeData::None) {
                 self.out.push_str(" : ");
                 self.ty(t);
             }

@@ -1,0 +1,919 @@
+//! The custom form (SPEC.md §11.4): an op of a dialect the host registers
+//! prints as its ODS format says (`format/data/op-formats-22.json`,
+//! interpreted here as mlir-tblgen's `OpFormatGen` generates its printer)
+//! or as its hand-written printer does (those ported, e.g. `func.func`);
+//! any other op prints in the generic form, which reads back as the same
+//! IR.
+
+use super::*;
+use rmlir_format::op_format::catalog::{Arity, AttrKind, Catalog, OpSyntax, ValueSpec};
+use rmlir_format::op_format::{printed_default_dialect, Element, Var};
+
+/// How an op is printed in the custom form.
+#[derive(Clone, Copy)]
+pub(super) enum How {
+    /// By its declarative format.
+    Declarative(&'static OpSyntax, &'static [Element]),
+    /// By the function-op printer MLIR's `FunctionOpInterface` ops share
+    /// (`function_interface_impl::printFunctionOp`).
+    Function(&'static OpSyntax),
+}
+
+/// The ops printed by `function_interface_impl::printFunctionOp` with
+/// their builtin `function_type` and argument and result attributes.
+const FUNCTION_OPS: &[&str] = &["func.func"];
+
+/// The spacing state of a declarative format's printer: whether the next
+/// element is preceded by a space, and whether the last thing printed was
+/// punctuation (mlir-tblgen's `shouldEmitSpace` and `lastWasPunctuation`).
+struct Spacing {
+    space: bool,
+    punct: bool,
+}
+
+/// The name an op gives its result in the custom form (its
+/// `OpAsmOpInterface::getAsmResultNames`), for the ops ported.
+pub(crate) fn result_name(m: &Module, op: OpId) -> Option<String> {
+    let name = m.op_names.get(m.op(op).name);
+    match name {
+        b"arith.constant" => constant_name(m, op),
+        _ => None,
+    }
+}
+
+/// `arith.constant`'s names: `%true`/`%false` for `i1`, `%c<value>` for
+/// other integers with `_<type>` after it unless the type is `index`,
+/// `%cst` for anything else.
+fn constant_name(m: &Module, op: OpId) -> Option<String> {
+    let value = inherent(m, op, b"value")?;
+    match m.ctx.attr(value) {
+        AttrData::Integer { ty, value } => match m.ctx.ty(*ty) {
+            TypeData::Integer { width: 1, .. } => Some(
+                if value.sign() == Sign::NoSign {
+                    "false"
+                } else {
+                    "true"
+                }
+                .into(),
+            ),
+            TypeData::Integer { width, signedness } => {
+                let prefix = match signedness {
+                    Signedness::Signless => "i",
+                    Signedness::Signed => "si",
+                    Signedness::Unsigned => "ui",
+                };
+                Some(format!("c{value}_{prefix}{width}"))
+            }
+            _ => Some(format!("c{value}")),
+        },
+        _ => Some("cst".into()),
+    }
+}
+
+/// The inherent attribute `name` of `op`: in its properties, else in its
+/// attribute dictionary.
+fn inherent(m: &Module, op: OpId, name: &[u8]) -> Option<AttrId> {
+    let o = m.op(op);
+    [o.properties, Some(o.attributes)]
+        .into_iter()
+        .flatten()
+        .find_map(|d| match m.ctx.attr(d) {
+            AttrData::Dictionary(d) => d.iter().find(|(k, _)| &k[..] == name).map(|(_, v)| *v),
+            _ => None,
+        })
+}
+
+impl Printer<'_, '_> {
+    /// How `op` prints in the custom form, or `None`: the generic form.
+    pub(super) fn custom_how(&self, op: OpId) -> Option<How> {
+        let m = self.shared.m;
+        let name = m.op_names.get(m.op(op).name);
+        let host = self.shared.host;
+        let dialect = name.split(|&c| c == b'.').next()?;
+        if !host.registers(std::str::from_utf8(dialect).ok()?) || host.leaves_unregistered(name) {
+            return None;
+        }
+        let syn = Catalog::upstream().get(name)?;
+        if FUNCTION_OPS.iter().any(|f| f.as_bytes() == name) {
+            return Some(How::Function(syn));
+        }
+        let elements = syn.elements()?.as_ref().ok()?;
+        if !self.declarative_supported(op, syn, elements) {
+            return None;
+        }
+        Some(How::Declarative(syn, elements))
+    }
+
+    /// Prints `op` after its results in the custom form; `false` (nothing
+    /// printed) where it prints in the generic form.
+    pub(super) fn custom_op(&mut self, op: OpId) -> bool {
+        let Some(how) = self.custom_how(op) else {
+            return false;
+        };
+        let m = self.shared.m;
+        let name = m.op_names.get(m.op(op).name);
+        let name = std::str::from_utf8(name).unwrap_or_default();
+        let default = self.default_dialects.last().copied().unwrap_or("");
+        match name.strip_prefix(default).and_then(|r| r.strip_prefix('.')) {
+            Some(short) if !default.is_empty() && !short.contains('.') => self.out.push_str(short),
+            _ => self.out.push_str(name),
+        }
+        match how {
+            How::Declarative(syn, elements) => {
+                let mut sp = Spacing {
+                    space: true,
+                    punct: false,
+                };
+                self.elements(op, syn, elements, &mut sp);
+            }
+            How::Function(syn) => self.function_op(op, syn),
+        }
+        true
+    }
+
+    // ----- declarative formats -----
+
+    /// Whether every element of `elements` is one this printer knows,
+    /// for `op` as it is (an enum value with a case, no native property
+    /// outside the format).
+    fn declarative_supported(&self, op: OpId, syn: &OpSyntax, elements: &[Element]) -> bool {
+        fn walk(syn: &OpSyntax, els: &[Element]) -> bool {
+            els.iter().all(|e| match e {
+                Element::Literal(_) | Element::Space(_) | Element::AttrDict { .. } => true,
+                Element::Operands | Element::Regions | Element::Successors => true,
+                Element::Var(Var::Operand(i)) => {
+                    syn.operands[*i].arity != Arity::VariadicOfVariadic
+                }
+                Element::Var(Var::Attr(i)) => {
+                    let a = &syn.attrs[*i];
+                    match a.kind {
+                        AttrKind::Enum => !a.bit && !a.cases.is_empty(),
+                        AttrKind::Symbol
+                        | AttrKind::Unit
+                        | AttrKind::Def
+                        | AttrKind::Array
+                        | AttrKind::Type
+                        | AttrKind::Attr => true,
+                    }
+                }
+                Element::Var(Var::Result(_) | Var::Region(_) | Var::Successor(_)) => true,
+                Element::Var(Var::Prop(_)) => false,
+                Element::Type(inner) | Element::Qualified(inner) => {
+                    walk(syn, std::slice::from_ref(inner))
+                }
+                Element::FunctionalType(a, b) => {
+                    walk(syn, std::slice::from_ref(a)) && walk(syn, std::slice::from_ref(b))
+                }
+                Element::Results => true,
+                Element::Optional {
+                    then, otherwise, ..
+                } => walk(syn, then) && walk(syn, otherwise),
+                Element::PropDict
+                | Element::Ref(_)
+                | Element::Custom { .. }
+                | Element::StringArg(_)
+                | Element::OIList(_) => false,
+            })
+        }
+        if !walk(syn, elements) {
+            return false;
+        }
+        // Native properties have no place in the attribute dictionary.
+        let m = self.shared.m;
+        if let Some(AttrData::Dictionary(d)) = m.op(op).properties.map(|p| m.ctx.attr(p)) {
+            if d.iter()
+                .any(|(k, _)| syn.props.iter().any(|p| p.name.as_bytes() == &k[..]))
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn elements(&mut self, op: OpId, syn: &OpSyntax, elements: &[Element], sp: &mut Spacing) {
+        for e in elements {
+            self.element(op, syn, e, sp, false);
+        }
+    }
+
+    fn element(
+        &mut self,
+        op: OpId,
+        syn: &OpSyntax,
+        e: &Element,
+        sp: &mut Spacing,
+        qualified: bool,
+    ) {
+        match e {
+            Element::Literal(l) => {
+                if sp.space && space_before(l, sp.punct) {
+                    self.out.push(' ');
+                }
+                self.out.push_str(l);
+                sp.space = !(l.len() == 1 && "<({[".contains(l.as_str()));
+                sp.punct = !l.starts_with(|c: char| c == '_' || c.is_ascii_alphabetic());
+            }
+            // `printNewline`: the spacing state is left as it was.
+            Element::Space(s) if s == "\n" => {
+                self.out.push('\n');
+                self.pad();
+            }
+            Element::Space(s) => {
+                if s == " " {
+                    self.out.push(' ');
+                    sp.punct = false;
+                } else {
+                    sp.punct = true;
+                }
+                sp.space = false;
+            }
+            Element::AttrDict { with_keyword } => {
+                self.format_attr_dict(op, syn, *with_keyword);
+                sp.punct = false;
+            }
+            Element::Optional {
+                then,
+                anchor,
+                otherwise,
+            } => {
+                if self.anchor_present(op, syn, &then[*anchor]) {
+                    // The anchor's own element and the others print; a unit
+                    // attribute prints nothing of its own.
+                    for el in then {
+                        self.element(op, syn, el, sp, false);
+                    }
+                } else {
+                    for el in otherwise {
+                        self.element(op, syn, el, sp, false);
+                    }
+                }
+            }
+            Element::Var(Var::Attr(i)) if syn.attrs[*i].kind == AttrKind::Unit => {}
+            other => {
+                if sp.space {
+                    self.out.push(' ');
+                }
+                sp.space = true;
+                sp.punct = false;
+                self.value_element(op, syn, other, qualified);
+            }
+        }
+    }
+
+    /// An element that prints a value of the op: operands, attributes,
+    /// types, regions, successors.
+    fn value_element(&mut self, op: OpId, syn: &OpSyntax, e: &Element, qualified: bool) {
+        let m = self.shared.m;
+        match e {
+            Element::Var(Var::Operand(i)) => {
+                let vals = operand_group(m, op, syn, *i);
+                self.value_list(&vals);
+            }
+            Element::Operands => {
+                let vals = m.operands(op).to_vec();
+                self.value_list(&vals);
+            }
+            Element::Var(Var::Attr(i)) => {
+                let spec = &syn.attrs[*i];
+                if let Some(a) = inherent(m, op, spec.name.as_bytes()) {
+                    self.attr_var(spec, a, qualified);
+                }
+            }
+            Element::Var(Var::Region(i)) => {
+                let regions = region_group(m, op, syn, *i);
+                for (k, r) in regions.iter().enumerate() {
+                    if k > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.format_region(op, syn, *r);
+                }
+            }
+            Element::Regions => {
+                for (k, &r) in m.op(op).regions().iter().enumerate() {
+                    if k > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.format_region(op, syn, r);
+                }
+            }
+            Element::Var(Var::Successor(i)) => {
+                let succ = successor_group(m, op, syn, *i);
+                for (k, b) in succ.iter().enumerate() {
+                    if k > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.block_name(*b);
+                }
+            }
+            Element::Successors => {
+                let succ = m.op(op).successors().to_vec();
+                for (k, b) in succ.iter().enumerate() {
+                    if k > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.block_name(*b);
+                }
+            }
+            Element::Type(inner) => self.type_of(op, syn, inner, qualified),
+            Element::Qualified(inner) => self.value_element(op, syn, inner, true),
+            Element::FunctionalType(a, b) => {
+                let ins = self.types_of(op, syn, a);
+                let outs = self.types_of(op, syn, b);
+                self.out.push('(');
+                for (k, t) in ins.iter().enumerate() {
+                    if k > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.ty(*t);
+                }
+                self.out.push_str(") -> ");
+                self.result_types(&outs);
+            }
+            _ => {}
+        }
+    }
+
+    fn value_list(&mut self, vals: &[ValueId]) {
+        for (k, &v) in vals.iter().enumerate() {
+            if k > 0 {
+                self.out.push_str(", ");
+            }
+            self.value(v);
+        }
+    }
+
+    /// The types `type(…)` of a variable or directive refers to.
+    fn types_of(&self, op: OpId, syn: &OpSyntax, e: &Element) -> Vec<TypeId> {
+        let m = self.shared.m;
+        let tys = |vals: Vec<ValueId>| vals.iter().map(|&v| m.value(v).ty).collect();
+        match e {
+            Element::Var(Var::Operand(i)) => tys(operand_group(m, op, syn, *i)),
+            Element::Operands => tys(m.operands(op).to_vec()),
+            Element::Var(Var::Result(i)) => tys(result_group(m, op, syn, *i)),
+            Element::Results => tys(m.op(op).results().collect()),
+            Element::Type(inner) | Element::Qualified(inner) => self.types_of(op, syn, inner),
+            _ => Vec::new(),
+        }
+    }
+
+    /// `type($x)`: a single value's type stripped of its dialect prefix
+    /// where its constraint names a dialect type (`printStrippedAttrOrType`),
+    /// else the types in full, separated by commas.
+    fn type_of(&mut self, op: OpId, syn: &OpSyntax, inner: &Element, qualified: bool) {
+        let (inner, qualified) = match inner {
+            Element::Qualified(i) => (&**i, true),
+            i => (i, qualified),
+        };
+        let spec: Option<&ValueSpec> = match inner {
+            Element::Var(Var::Operand(i)) => Some(&syn.operands[*i]),
+            Element::Var(Var::Result(i)) => Some(&syn.results[*i]),
+            _ => None,
+        };
+        let types = self.types_of(op, syn, inner);
+        if let (Some(spec), false, [t]) = (spec, qualified, types.as_slice()) {
+            if spec.arity == Arity::Single {
+                if let Some(def) = &spec.def {
+                    if self.stripped_type(*t, def) {
+                        return;
+                    }
+                }
+            }
+        }
+        for (k, t) in types.iter().enumerate() {
+            if k > 0 {
+                self.out.push_str(", ");
+            }
+            self.ty(*t);
+        }
+    }
+
+    /// A dialect type `dialect.mnemonic` printed without that prefix: its
+    /// alias if it has one, else its parameters, else (none) in full.
+    /// `false` where `t` is not of that dialect type.
+    fn stripped_type(&mut self, t: TypeId, def: &str) -> bool {
+        let m = self.shared.m;
+        let TypeData::Dialect(body) = m.ctx.ty(t) else {
+            return false;
+        };
+        let text = self.body_string(body);
+        let Some((dialect, mnemonic)) = def.split_once('.') else {
+            return false;
+        };
+        if &*body.dialect != dialect || !text.starts_with(mnemonic) {
+            return false;
+        }
+        let params = &text[mnemonic.len()..];
+        if params.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.') {
+            return false;
+        }
+        if self.try_alias(Sym::Type(t)) {
+            return true;
+        }
+        if params.is_empty() {
+            self.ty(t);
+        } else {
+            self.out.push_str(params);
+        }
+        true
+    }
+
+    /// An attribute variable, as mlir-tblgen's printer prints it by kind.
+    fn attr_var(
+        &mut self,
+        spec: &rmlir_format::op_format::catalog::AttrSpec,
+        a: AttrId,
+        qualified: bool,
+    ) {
+        let m = self.shared.m;
+        match spec.kind {
+            AttrKind::Enum => {
+                let v = match m.ctx.attr(a) {
+                    AttrData::Integer { value, .. } => i64::try_from(value).ok(),
+                    _ => None,
+                };
+                match spec.cases.iter().find(|(_, c)| Some(*c) == v) {
+                    Some((case, _)) => keyword_or_string(case.as_bytes(), &mut self.out),
+                    None => self.attr(a, Elide::Never),
+                }
+            }
+            AttrKind::Symbol => match m.ctx.attr(a) {
+                AttrData::String { value, .. } => symbol_ref(value, &mut self.out),
+                _ => self.attr(a, Elide::Never),
+            },
+            AttrKind::Unit => {}
+            AttrKind::Def if !qualified => self.stripped_attr_var(a),
+            AttrKind::Array if !qualified => match m.ctx.attr(a) {
+                AttrData::DenseArray { elem, data } => {
+                    if self.try_alias(Sym::Attr(a)) {
+                        return;
+                    }
+                    self.out.push('[');
+                    self.dense_array_elems(*elem, data);
+                    self.out.push(']');
+                }
+                _ => self.attr(a, Elide::Never),
+            },
+            AttrKind::Type if !qualified => match m.ctx.attr(a) {
+                AttrData::Type(t) => self.ty(*t),
+                _ => self.attr(a, Elide::Never),
+            },
+            AttrKind::Attr if spec.build.is_some() => self.attr(a, Elide::All),
+            _ => self.attr(a, Elide::Never),
+        }
+    }
+
+    /// A dialect attribute without its `#dialect.mnemonic`: its alias if
+    /// it has one, else its parameters, else (none) in full.
+    fn stripped_attr_var(&mut self, a: AttrId) {
+        let m = self.shared.m;
+        if let AttrData::Dialect { body, ty: None } = m.ctx.attr(a) {
+            if self.try_alias(Sym::Attr(a)) {
+                return;
+            }
+            let text = self.body_string(body);
+            let params = text
+                .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+            if !params.is_empty() && params.len() < text.len() {
+                self.out.push_str(params);
+                return;
+            }
+        }
+        self.attr(a, Elide::Never);
+    }
+
+    /// Whether an optional group's anchor is present.
+    fn anchor_present(&self, op: OpId, syn: &OpSyntax, e: &Element) -> bool {
+        let m = self.shared.m;
+        match e {
+            Element::Var(Var::Operand(i)) => !operand_group(m, op, syn, *i).is_empty(),
+            Element::Operands => !m.operands(op).is_empty(),
+            Element::Var(Var::Result(i)) => !result_group(m, op, syn, *i).is_empty(),
+            Element::Results => m.op(op).num_results > 0,
+            Element::Var(Var::Region(i)) => region_group(m, op, syn, *i)
+                .iter()
+                .any(|&r| !m.region(r).blocks.is_empty()),
+            Element::Var(Var::Successor(i)) => !successor_group(m, op, syn, *i).is_empty(),
+            Element::Successors => !m.op(op).successors().is_empty(),
+            Element::Var(Var::Attr(i)) => {
+                let spec = &syn.attrs[*i];
+                // Present, and for a default-valued attribute not holding
+                // its default (an optional one has none to hold).
+                inherent(m, op, spec.name.as_bytes())
+                    .is_some_and(|a| !self.is_default(op, spec.name.as_bytes(), a))
+            }
+            Element::Type(inner) | Element::Qualified(inner) => self.anchor_present(op, syn, inner),
+            Element::FunctionalType(a, _) => self.anchor_present(op, syn, a),
+            _ => true,
+        }
+    }
+
+    /// Whether attribute `name` of `op` holds its default value (the
+    /// op's default properties, SPEC.md §7.1), compared as printed.
+    fn is_default(&self, op: OpId, name: &[u8], a: AttrId) -> bool {
+        let m = self.shared.m;
+        let Some(info) = self.shared.host.ops().get(m.op_names.get(m.op(op).name)) else {
+            return false;
+        };
+        let Some(defaults) = &info.default_properties else {
+            return false;
+        };
+        let Some(want) = default_entry(defaults, name) else {
+            return false;
+        };
+        let none = Aliases::none();
+        let shared = Shared {
+            aliases: &none,
+            ..self.shared
+        };
+        let mut p = Printer::new_nested(shared, 0);
+        p.attr(a, Elide::Never);
+        p.out == want
+    }
+
+    /// `attr-dict`: the op's attributes (inherent and discardable, sorted
+    /// by name) but those the format prints, segment sizes and attributes
+    /// holding their default value.
+    fn format_attr_dict(&mut self, op: OpId, syn: &OpSyntax, with_keyword: bool) {
+        let mut used: Vec<&str> = vec!["operandSegmentSizes", "resultSegmentSizes"];
+        if let Some(Ok(els)) = syn.elements() {
+            collect_attr_vars(syn, els, &mut used);
+        }
+        let entries = self.printed_attrs(op, syn, &used);
+        if entries.is_empty() {
+            return;
+        }
+        if with_keyword {
+            self.out.push_str(" attributes");
+        }
+        self.out.push_str(" {");
+        self.dict_entries(&entries);
+        self.out.push('}');
+    }
+
+    /// The attributes `attr-dict` prints: inherent ones (in the properties,
+    /// those ODS declares as attributes) and discardable ones, sorted by
+    /// name, less `elided` and those holding their default.
+    fn printed_attrs(&self, op: OpId, syn: &OpSyntax, elided: &[&str]) -> Vec<(Bytes, AttrId)> {
+        let m = self.shared.m;
+        let o = m.op(op);
+        let mut out: Vec<(Bytes, AttrId)> = Vec::new();
+        if let Some(AttrData::Dictionary(d)) = o.properties.map(|p| m.ctx.attr(p)) {
+            for (k, v) in d {
+                let is_attr = syn.attrs.iter().any(|a| a.name.as_bytes() == &k[..]);
+                let name = std::str::from_utf8(k).unwrap_or_default();
+                if !is_attr || elided.contains(&name) || self.is_default(op, k, *v) {
+                    continue;
+                }
+                out.push((k.clone(), *v));
+            }
+        }
+        if let AttrData::Dictionary(d) = m.ctx.attr(o.attributes) {
+            for (k, v) in d {
+                let name = std::str::from_utf8(k).unwrap_or_default();
+                if elided.contains(&name) {
+                    continue;
+                }
+                out.push((k.clone(), *v));
+            }
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    /// A region of a declaratively printed op: entry block arguments
+    /// shown, the terminator left out where the op has an implicit one
+    /// that holds nothing (no operands, results or attributes).
+    fn format_region(&mut self, op: OpId, syn: &OpSyntax, r: RegionId) {
+        let m = self.shared.m;
+        let mut terminators = true;
+        if syn.implicit_terminator().is_some() {
+            if let Some(&b) = m.region(r).blocks.first() {
+                if let Some(&last) = m.block(b).ops.last() {
+                    let t = m.op(last);
+                    let attrs_empty = matches!(m.ctx.attr(t.attributes), AttrData::Dictionary(d) if d.is_empty())
+                        && t.properties.is_none_or(
+                            |p| matches!(m.ctx.attr(p), AttrData::Dictionary(d) if d.is_empty()),
+                        );
+                    terminators =
+                        !(attrs_empty && m.operands(last).is_empty() && t.num_results == 0);
+                }
+            }
+        }
+        self.custom_region(op, r, true, terminators);
+    }
+
+    /// `printRegion`: `{`, the blocks (the entry block's header where
+    /// `entry_args` and it has arguments), `}`; the last op of each block
+    /// left out where `terminators` is false and it is a terminator.
+    pub(super) fn custom_region(
+        &mut self,
+        op: OpId,
+        r: RegionId,
+        entry_args: bool,
+        terminators: bool,
+    ) {
+        let m = self.shared.m;
+        let name = std::str::from_utf8(m.op_names.get(m.op(op).name)).unwrap_or_default();
+        self.default_dialects
+            .push(printed_default_dialect(name).unwrap_or(""));
+        self.out.push_str("{\n");
+        let blocks = &m.region(r).blocks;
+        if let Some(&entry) = blocks.first() {
+            let header = entry_args && !m.block(entry).args.is_empty();
+            self.block_with(entry, header, !terminators);
+            for &b in &blocks[1..] {
+                self.block_with(b, true, false);
+            }
+        }
+        self.pad();
+        self.out.push('}');
+        self.default_dialects.pop();
+    }
+
+    // ----- hand-written printers -----
+
+    /// `function_interface_impl::printFunctionOp`: visibility, `@name`,
+    /// the arguments (named, typed, with their attributes and locations),
+    /// `->` and the results, `attributes {…}`, the body.
+    fn function_op(&mut self, op: OpId, syn: &OpSyntax) {
+        let m = self.shared.m;
+        let o = m.op(op);
+        self.out.push(' ');
+        if let Some(v) = inherent(m, op, b"sym_visibility") {
+            if let AttrData::String { value, .. } = m.ctx.attr(v) {
+                self.out.push_str(&String::from_utf8_lossy(value));
+                self.out.push(' ');
+            }
+        }
+        if let Some(AttrData::String { value, .. }) =
+            inherent(m, op, b"sym_name").map(|a| m.ctx.attr(a))
+        {
+            symbol_ref(value, &mut self.out);
+        }
+        let (ins, outs) = match inherent(m, op, b"function_type").map(|a| m.ctx.attr(a)) {
+            Some(AttrData::Type(t)) => match m.ctx.ty(*t) {
+                TypeData::Function { inputs, results } => (inputs.clone(), results.clone()),
+                _ => (Vec::new(), Vec::new()),
+            },
+            _ => (Vec::new(), Vec::new()),
+        };
+        let dicts = |name: &[u8]| -> Vec<AttrId> {
+            match inherent(m, op, name).map(|a| m.ctx.attr(a)) {
+                Some(AttrData::Array(v)) => v.clone(),
+                _ => Vec::new(),
+            }
+        };
+        let (arg_attrs, res_attrs) = (dicts(b"arg_attrs"), dicts(b"res_attrs"));
+        let body = o.regions().first().copied();
+        let entry = body.and_then(|r| m.region(r).blocks.first().copied());
+        self.out.push('(');
+        for (i, &t) in ins.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            match entry.and_then(|b| m.block(b).args.get(i).copied()) {
+                Some(arg) => {
+                    self.value(arg);
+                    self.out.push_str(": ");
+                    self.ty(m.value(arg).ty);
+                    self.optional_dict(arg_attrs.get(i).copied());
+                    if let Some(l) = m.value(arg).loc {
+                        self.out.push(' ');
+                        self.location(l, false);
+                    }
+                }
+                None => {
+                    self.ty(t);
+                    self.optional_dict(arg_attrs.get(i).copied());
+                }
+            }
+        }
+        self.out.push(')');
+        if !outs.is_empty() {
+            self.out.push_str(" -> ");
+            let has_attrs = res_attrs.first().is_some_and(
+                |&d| matches!(m.ctx.attr(d), AttrData::Dictionary(d) if !d.is_empty()),
+            );
+            let parens = outs.len() > 1
+                || matches!(m.ctx.ty(outs[0]), TypeData::Function { .. })
+                || has_attrs;
+            if parens {
+                self.out.push('(');
+            }
+            for (i, &t) in outs.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.ty(t);
+                self.optional_dict(res_attrs.get(i).copied());
+            }
+            if parens {
+                self.out.push(')');
+            }
+        }
+        let elided = [
+            "sym_name",
+            "sym_visibility",
+            "function_type",
+            "arg_attrs",
+            "res_attrs",
+        ];
+        let entries = self.printed_attrs(op, syn, &elided);
+        if !entries.is_empty() {
+            self.out.push_str(" attributes {");
+            self.dict_entries(&entries);
+            self.out.push('}');
+        }
+        if let Some(r) = body.filter(|&r| !m.region(r).blocks.is_empty()) {
+            self.out.push(' ');
+            self.custom_region(op, r, false, true);
+        }
+    }
+
+    /// ` {…}` for a non-empty dictionary attribute.
+    fn optional_dict(&mut self, d: Option<AttrId>) {
+        let m = self.shared.m;
+        if let Some(AttrData::Dictionary(d)) = d.map(|d| m.ctx.attr(d)) {
+            if !d.is_empty() {
+                self.out.push_str(" {");
+                self.dict_entries(d);
+                self.out.push('}');
+            }
+        }
+    }
+}
+
+/// mlir-tblgen's `shouldEmitSpaceBefore`: no space before closing
+/// punctuation after punctuation, nor before any bracket or comma after
+/// anything else; always one before a word or `->`.
+fn space_before(lit: &str, last_was_punct: bool) -> bool {
+    if lit.len() != 1 && lit != "->" {
+        return true;
+    }
+    let c = lit.chars().next().unwrap_or(' ');
+    if last_was_punct {
+        return !">)}],".contains(c);
+    }
+    !"<>(){}[],".contains(c)
+}
+
+/// The names of the attributes a format prints itself.
+fn collect_attr_vars<'s>(syn: &'s OpSyntax, els: &[Element], out: &mut Vec<&'s str>) {
+    for e in els {
+        match e {
+            Element::Var(Var::Attr(i)) => out.push(syn.attrs[*i].name.as_str()),
+            Element::Type(i) | Element::Qualified(i) | Element::Ref(i) => {
+                collect_attr_vars(syn, std::slice::from_ref(i), out)
+            }
+            Element::FunctionalType(a, b) => {
+                collect_attr_vars(syn, std::slice::from_ref(a), out);
+                collect_attr_vars(syn, std::slice::from_ref(b), out);
+            }
+            Element::Optional {
+                then, otherwise, ..
+            } => {
+                collect_attr_vars(syn, then, out);
+                collect_attr_vars(syn, otherwise, out);
+            }
+            Element::Custom { args, .. } => collect_attr_vars(syn, args, out),
+            Element::OIList(clauses) => {
+                for c in clauses {
+                    collect_attr_vars(syn, c, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The entry `name = value` of a printed default-properties dictionary,
+/// as its value's text.
+fn default_entry<'d>(defaults: &'d str, name: &[u8]) -> Option<&'d str> {
+    let inner = defaults.strip_prefix('{')?.strip_suffix('}')?;
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut in_str = false;
+    let bytes = inner.as_bytes();
+    let mut entries = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if in_str {
+            if c == b'\\' {
+                i += 1;
+            } else if c == b'"' {
+                in_str = false;
+            }
+        } else {
+            match c {
+                b'"' => in_str = true,
+                b'<' | b'(' | b'[' | b'{' => depth += 1,
+                b'>' | b')' | b']' | b'}' => depth -= 1,
+                b',' if depth == 0 => {
+                    entries.push(&inner[start..i]);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    entries.push(&inner[start..]);
+    entries.into_iter().find_map(|e| {
+        let (k, v) = e.trim().split_once(" = ")?;
+        (k.as_bytes() == name).then_some(v)
+    })
+}
+
+/// The values of operand group `i` of `op`, by the op's segment sizes
+/// where it has them, else by position around its one variable group.
+fn operand_group(m: &Module, op: OpId, syn: &OpSyntax, i: usize) -> Vec<ValueId> {
+    let all = m.operands(op);
+    let (start, len) = group_range(m, op, &syn.operands, all.len(), i, b"operandSegmentSizes");
+    all.get(start..start + len)
+        .map(<[ValueId]>::to_vec)
+        .unwrap_or_default()
+}
+
+/// The values of result group `i` of `op`.
+fn result_group(m: &Module, op: OpId, syn: &OpSyntax, i: usize) -> Vec<ValueId> {
+    let all: Vec<ValueId> = m.op(op).results().collect();
+    let (start, len) = group_range(m, op, &syn.results, all.len(), i, b"resultSegmentSizes");
+    all.get(start..start + len)
+        .map(<[ValueId]>::to_vec)
+        .unwrap_or_default()
+}
+
+/// The regions of region group `i` of `op` (a variadic group takes what
+/// the fixed ones leave).
+fn region_group(m: &Module, op: OpId, syn: &OpSyntax, i: usize) -> Vec<RegionId> {
+    let all = m.op(op).regions();
+    let fixed = syn.regions.iter().filter(|r| !r.variadic).count();
+    let var = all.len().saturating_sub(fixed);
+    let mut start = 0;
+    for (k, g) in syn.regions.iter().enumerate() {
+        let len = if g.variadic { var } else { 1 };
+        if k == i {
+            return all
+                .get(start..start + len)
+                .map(<[RegionId]>::to_vec)
+                .unwrap_or_default();
+        }
+        start += len;
+    }
+    Vec::new()
+}
+
+/// The successors of successor group `i` of `op`.
+fn successor_group(m: &Module, op: OpId, syn: &OpSyntax, i: usize) -> Vec<BlockId> {
+    let all = m.op(op).successors();
+    let fixed = syn.successors.iter().filter(|r| !r.variadic).count();
+    let var = all.len().saturating_sub(fixed);
+    let mut start = 0;
+    for (k, g) in syn.successors.iter().enumerate() {
+        let len = if g.variadic { var } else { 1 };
+        if k == i {
+            return all
+                .get(start..start + len)
+                .map(<[BlockId]>::to_vec)
+                .unwrap_or_default();
+        }
+        start += len;
+    }
+    Vec::new()
+}
+
+fn group_range(
+    m: &Module,
+    op: OpId,
+    groups: &[ValueSpec],
+    total: usize,
+    i: usize,
+    seg_name: &[u8],
+) -> (usize, usize) {
+    if let Some(AttrData::DenseArray { data, .. }) =
+        inherent(m, op, seg_name).map(|a| m.ctx.attr(a))
+    {
+        let sizes: Vec<usize> = data
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]).max(0) as usize)
+            .collect();
+        let start = sizes.iter().take(i).sum();
+        return (start, sizes.get(i).copied().unwrap_or(0));
+    }
+    let fixed = groups.iter().filter(|g| g.arity == Arity::Single).count();
+    let variable = groups.iter().filter(|g| g.arity != Arity::Single).count();
+    let var_len = total
+        .saturating_sub(fixed)
+        .checked_div(variable)
+        .unwrap_or(0);
+    let mut start = 0;
+    for (k, g) in groups.iter().enumerate() {
+        let len = if g.arity == Arity::Single { 1 } else { var_len };
+        if k == i {
+            return (start, len.min(total.saturating_sub(start)));
+        }
+        start += len;
+    }
+    (total, 0)
+}
