@@ -1417,7 +1417,11 @@ fn decode_custom_prints_like_mlir_opt_default() {
     let opt =
         std::env::var("RMLIR_MLIR_OPT").unwrap_or_else(|_| "/usr/lib/llvm-22/bin/mlir-opt".into());
     let want = Command::new(&opt)
-        .args(["--allow-unregistered-dialect", "--mlir-print-debuginfo", example])
+        .args([
+            "--allow-unregistered-dialect",
+            "--mlir-print-debuginfo",
+            example,
+        ])
         .output()
         .unwrap_or_else(|e| panic!("mlir-opt 22 at {opt} (RMLIR_MLIR_OPT): {e}"));
     assert!(want.status.success(), "{}", stderr(&want));

@@ -21,7 +21,68 @@ pub(super) enum How {
 
 /// The ops printed by `function_interface_impl::printFunctionOp` with
 /// their builtin `function_type` and argument and result attributes.
-const FUNCTION_OPS: &[&str] = &["func.func"];
+const FUNCTION_OPS: &[&str] = &[
+    "func.func",
+    "async.func",
+    "emitc.func",
+    "pdl_interp.func",
+    "transform.named_sequence",
+];
+
+/// Ops that give their first result a fixed name in the custom form
+/// (their `getAsmResultNames`).
+const FIXED_RESULT_NAMES: &[(&str, &str)] = &[
+    ("complex.constant", "cst"),
+    ("gpu.alloc", "memref"),
+    ("linalg.broadcast", "broadcasted"),
+    ("linalg.map", "mapped"),
+    ("linalg.reduce", "reduced"),
+    ("linalg.transpose", "transposed"),
+    ("memref.alloc", "alloc"),
+    ("memref.alloca", "alloca"),
+    ("memref.assume_alignment", "assume_align"),
+    ("memref.cast", "cast"),
+    ("memref.collapse_shape", "collapse_shape"),
+    ("memref.dim", "dim"),
+    ("memref.expand_shape", "expand_shape"),
+    ("memref.extract_aligned_pointer_as_index", "intptr"),
+    ("memref.memory_space_cast", "memspacecast"),
+    ("memref.reinterpret_cast", "reinterpret_cast"),
+    ("memref.reshape", "reshape"),
+    ("memref.subview", "subview"),
+    ("memref.transpose", "transpose"),
+    ("memref.view", "view"),
+    ("tensor.cast", "cast"),
+    ("tensor.collapse_shape", "collapsed"),
+    ("tensor.concat", "concat"),
+    ("tensor.dim", "dim"),
+    ("tensor.expand_shape", "expanded"),
+    ("tensor.extract", "extracted"),
+    ("tensor.extract_slice", "extracted_slice"),
+    ("tensor.from_elements", "from_elements"),
+    ("tensor.generate", "generated"),
+    ("tensor.insert", "inserted"),
+    ("tensor.insert_slice", "inserted_slice"),
+    ("tensor.pad", "padded"),
+    ("tensor.rank", "rank"),
+    ("tensor.reshape", "reshape"),
+    ("tensor.splat", "splat"),
+    ("vector.vscale", "vscale"),
+];
+
+/// GPU ops naming their result after themselves and their dimension
+/// (`%block_id_x`).
+const DIMENSION_NAMED: &[&str] = &[
+    "gpu.block_dim",
+    "gpu.block_id",
+    "gpu.cluster_block_id",
+    "gpu.cluster_dim",
+    "gpu.cluster_dim_blocks",
+    "gpu.cluster_id",
+    "gpu.global_id",
+    "gpu.grid_dim",
+    "gpu.thread_id",
+];
 
 /// The spacing state of a declarative format's printer: whether the next
 /// element is preceded by a space, and whether the last thing printed was
@@ -34,11 +95,66 @@ struct Spacing {
 /// The name an op gives its result in the custom form (its
 /// `OpAsmOpInterface::getAsmResultNames`), for the ops ported.
 pub(crate) fn result_name(m: &Module, op: OpId) -> Option<String> {
-    let name = m.op_names.get(m.op(op).name);
+    let name = std::str::from_utf8(m.op_names.get(m.op(op).name)).ok()?;
+    if let Some((_, fixed)) = FIXED_RESULT_NAMES.iter().find(|(o, _)| *o == name) {
+        return Some((*fixed).into());
+    }
+    if DIMENSION_NAMED.contains(&name) {
+        let dim = match m.ctx.attr(inherent(m, op, b"dimension")?) {
+            AttrData::Dialect { body, .. } => match body.pieces.as_slice() {
+                // `#gpu<dim x>`: its text ends in the dimension's keyword.
+                [BodyPiece::Text(t)] => t
+                    .trim_end_matches('>')
+                    .rsplit([' ', '<'])
+                    .next()?
+                    .to_string(),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let short = name.strip_prefix("gpu.")?;
+        return Some(format!("{short}_{dim}"));
+    }
     match name {
-        b"arith.constant" => constant_name(m, op),
+        "arith.constant" => constant_name(m, op),
+        "index.constant" => match m.ctx.attr(inherent(m, op, b"value")?) {
+            AttrData::Integer { value, .. } => Some(format!("idx{value}")),
+            _ => None,
+        },
+        "index.bool.constant" => match m.ctx.attr(inherent(m, op, b"value")?) {
+            AttrData::Integer { value, .. } => Some(
+                if value.sign() == Sign::NoSign {
+                    "false"
+                } else {
+                    "true"
+                }
+                .into(),
+            ),
+            _ => None,
+        },
+        "shape.const_size" => match m.ctx.attr(inherent(m, op, b"value")?) {
+            AttrData::Integer { value, .. } => Some(format!("c{value}")),
+            _ => None,
+        },
         _ => None,
     }
+}
+
+/// `value` read as a signed integer of `width` bits (LLVM's `APInt`
+/// printed signed).
+fn signed(value: &BigInt, width: u32) -> BigInt {
+    if width == 0 {
+        return value.clone();
+    }
+    let modulus = BigInt::from(1) << width;
+    let mut v = value % &modulus;
+    if v.sign() == Sign::Minus {
+        v += &modulus;
+    }
+    if v >= (BigInt::from(1) << (width - 1)) {
+        v -= modulus;
+    }
+    v
 }
 
 /// `arith.constant`'s names: `%true`/`%false` for `i1`, `%c<value>` for
@@ -62,9 +178,9 @@ fn constant_name(m: &Module, op: OpId) -> Option<String> {
                     Signedness::Signed => "si",
                     Signedness::Unsigned => "ui",
                 };
-                Some(format!("c{value}_{prefix}{width}"))
+                Some(format!("c{}_{prefix}{width}", signed(value, *width)))
             }
-            _ => Some(format!("c{value}")),
+            _ => Some(format!("c{}", signed(value, 64))),
         },
         _ => Some("cst".into()),
     }
