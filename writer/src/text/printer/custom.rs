@@ -17,7 +17,21 @@ pub(super) enum How {
     /// By the function-op printer MLIR's `FunctionOpInterface` ops share
     /// (`function_interface_impl::printFunctionOp`).
     Function(&'static OpSyntax),
+    /// By a port of its hand-written C++ printer.
+    Hand(HandPrinter),
 }
+
+/// A port of an op's hand-written printer: prints what follows the op's
+/// name.
+type HandPrinter = fn(&mut Printer<'_, '_>, OpId);
+
+/// The hand-written printers ported, by op name.
+const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
+    ("affine.apply", |p, op| p.affine_apply(op)),
+    ("linalg.yield", |p, op| p.linalg_yield(op)),
+    ("scf.for", |p, op| p.scf_for(op)),
+    ("scf.if", |p, op| p.scf_if(op)),
+];
 
 /// The ops printed by `function_interface_impl::printFunctionOp` with
 /// their builtin `function_type` and argument and result attributes.
@@ -213,6 +227,9 @@ impl Printer<'_, '_> {
         if FUNCTION_OPS.iter().any(|f| f.as_bytes() == name) {
             return Some(How::Function(syn));
         }
+        if let Some((_, hand)) = HAND_WRITTEN.iter().find(|(n, _)| n.as_bytes() == name) {
+            return Some(How::Hand(*hand));
+        }
         let elements = syn.elements()?.as_ref().ok()?;
         if !self.declarative_supported(op, syn, elements) {
             return None;
@@ -243,6 +260,7 @@ impl Printer<'_, '_> {
                 self.elements(op, syn, elements, &mut sp);
             }
             How::Function(syn) => self.function_op(op, syn),
+            How::Hand(print) => print(self, op),
         }
         true
     }
@@ -284,9 +302,20 @@ impl Printer<'_, '_> {
                 Element::Optional {
                     then, otherwise, ..
                 } => walk(syn, then) && walk(syn, otherwise),
+                Element::Custom { name, args } => {
+                    name == "DynamicIndexList"
+                        && matches!(
+                            args.as_slice(),
+                            [Element::Var(Var::Operand(_)), Element::Var(Var::Attr(_))]
+                                | [
+                                    Element::Var(Var::Operand(_)),
+                                    Element::Var(Var::Attr(_)),
+                                    Element::Var(Var::Attr(_))
+                                ]
+                        )
+                }
                 Element::PropDict
                 | Element::Ref(_)
-                | Element::Custom { .. }
                 | Element::StringArg(_)
                 | Element::OIList(_) => false,
             })
@@ -431,6 +460,9 @@ impl Printer<'_, '_> {
                 }
             }
             Element::Type(inner) => self.type_of(op, syn, inner, qualified),
+            Element::Custom { name, args } if name == "DynamicIndexList" => {
+                self.dynamic_index_list(op, syn, args)
+            }
             Element::Qualified(inner) => self.value_element(op, syn, inner, true),
             Element::FunctionalType(a, b) => {
                 let ins = self.types_of(op, syn, a);
@@ -447,6 +479,56 @@ impl Printer<'_, '_> {
             }
             _ => {}
         }
+    }
+
+    /// `custom<DynamicIndexList>($values, $integers[, $scalable])`:
+    /// `[…]` of the integers, a dynamic one (`i64::MIN`) replaced by the
+    /// next value, each scalable one in `[…]` (`printDynamicIndexList`).
+    fn dynamic_index_list(&mut self, op: OpId, syn: &OpSyntax, args: &[Element]) {
+        let m = self.shared.m;
+        let (Some(Element::Var(Var::Operand(v))), Some(Element::Var(Var::Attr(ints)))) =
+            (args.first(), args.get(1))
+        else {
+            return;
+        };
+        let values = operand_group(m, op, syn, *v);
+        let array = |i: usize| -> Vec<u8> {
+            match inherent(m, op, syn.attrs[i].name.as_bytes()).map(|a| m.ctx.attr(a)) {
+                Some(AttrData::DenseArray { data, .. }) => data.to_vec(),
+                _ => Vec::new(),
+            }
+        };
+        let integers: Vec<i64> = array(*ints)
+            .chunks_exact(8)
+            .map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect();
+        let scalable: Vec<bool> = match args.get(2) {
+            Some(Element::Var(Var::Attr(i))) => array(*i).iter().map(|&b| b != 0).collect(),
+            _ => Vec::new(),
+        };
+        self.out.push('[');
+        let mut next = 0;
+        for (k, &n) in integers.iter().enumerate() {
+            if k > 0 {
+                self.out.push_str(", ");
+            }
+            let sc = scalable.get(k).copied().unwrap_or(false);
+            if sc {
+                self.out.push('[');
+            }
+            if n == i64::MIN {
+                if let Some(&val) = values.get(next) {
+                    self.value(val);
+                }
+                next += 1;
+            } else {
+                let _ = write!(self.out, "{n}");
+            }
+            if sc {
+                self.out.push(']');
+            }
+        }
+        self.out.push(']');
     }
 
     fn value_list(&mut self, vals: &[ValueId]) {
@@ -619,6 +701,8 @@ impl Printer<'_, '_> {
             }
             Element::Type(inner) | Element::Qualified(inner) => self.anchor_present(op, syn, inner),
             Element::FunctionalType(a, _) => self.anchor_present(op, syn, a),
+            // A custom directive is there when any of its arguments is.
+            Element::Custom { args, .. } => args.iter().any(|a| self.anchor_present(op, syn, a)),
             _ => true,
         }
     }
@@ -844,6 +928,167 @@ impl Printer<'_, '_> {
             self.out.push(' ');
             self.custom_region(op, r, false, true);
         }
+    }
+
+    /// `printOptionalAttrDict` of the op's attributes (inherent and
+    /// discardable, sorted by name) less `elided`.
+    fn all_attrs_less(&mut self, op: OpId, elided: &[&str]) {
+        let m = self.shared.m;
+        let o = m.op(op);
+        let mut entries: Vec<(Bytes, AttrId)> = Vec::new();
+        for d in [o.properties, Some(o.attributes)].into_iter().flatten() {
+            if let AttrData::Dictionary(d) = m.ctx.attr(d) {
+                entries.extend(
+                    d.iter()
+                        .filter(|(k, _)| !elided.iter().any(|e| e.as_bytes() == &k[..]))
+                        .cloned(),
+                );
+            }
+        }
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        if !entries.is_empty() {
+            self.out.push_str(" {");
+            self.dict_entries(&entries);
+            self.out.push('}');
+        }
+    }
+
+    /// `linalg.yield %a, %b {…} : t, u`.
+    fn linalg_yield(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let vals = m.operands(op).to_vec();
+        if !vals.is_empty() {
+            self.out.push(' ');
+            self.value_list(&vals);
+        }
+        self.all_attrs_less(op, &[]);
+        if !vals.is_empty() {
+            self.out.push_str(" : ");
+            self.type_list(&vals);
+        }
+    }
+
+    fn type_list(&mut self, vals: &[ValueId]) {
+        let m = self.shared.m;
+        for (k, &v) in vals.iter().enumerate() {
+            if k > 0 {
+                self.out.push_str(", ");
+            }
+            self.ty(m.value(v).ty);
+        }
+    }
+
+    /// `scf.if %c -> (t) { … } else { … } {…}`: the terminators shown only
+    /// where the op has results.
+    fn scf_if(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let o = m.op(op);
+        let cond = m.operands(op).first().copied();
+        self.out.push(' ');
+        if let Some(c) = cond {
+            self.value(c);
+        }
+        let results: Vec<ValueId> = o.results().collect();
+        if !results.is_empty() {
+            self.out.push_str(" -> (");
+            self.type_list(&results);
+            self.out.push(')');
+        }
+        let terminators = !results.is_empty();
+        let regions = o.regions().to_vec();
+        self.out.push(' ');
+        if let Some(&then) = regions.first() {
+            self.custom_region(op, then, false, terminators);
+        }
+        if let Some(&other) = regions.get(1).filter(|&&r| !m.region(r).blocks.is_empty()) {
+            self.out.push_str(" else ");
+            self.custom_region(op, other, false, terminators);
+        }
+        self.all_attrs_less(op, &[]);
+    }
+
+    /// `scf.for [unsigned] %i = %lb to %ub step %s iter_args(%a = %x) ->
+    /// (t) [ : i32] { … } {…}`.
+    fn scf_for(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let o = m.op(op);
+        let ops = m.operands(op).to_vec();
+        if let Some(AttrData::Unit) = inherent(m, op, b"unsignedCmp").map(|a| m.ctx.attr(a)) {
+            self.out.push_str(" unsigned");
+        }
+        let Some(&body) = o.regions().first() else {
+            return;
+        };
+        let args = m
+            .region(body)
+            .blocks
+            .first()
+            .map(|&b| m.block(b).args.clone())
+            .unwrap_or_default();
+        self.out.push(' ');
+        if let Some(&iv) = args.first() {
+            self.value(iv);
+        }
+        self.out.push_str(" = ");
+        for (k, word) in [(0, ""), (1, " to "), (2, " step ")] {
+            self.out.push_str(word);
+            if let Some(&v) = ops.get(k) {
+                self.value(v);
+            }
+        }
+        let inits = ops.get(3..).unwrap_or_default().to_vec();
+        if !inits.is_empty() {
+            self.out.push_str(" iter_args(");
+            for (k, init) in inits.iter().enumerate() {
+                if k > 0 {
+                    self.out.push_str(", ");
+                }
+                if let Some(&a) = args.get(k + 1) {
+                    self.value(a);
+                }
+                self.out.push_str(" = ");
+                self.value(*init);
+            }
+            self.out.push_str(") -> (");
+            self.type_list(&inits);
+            self.out.push(')');
+        }
+        self.out.push(' ');
+        if let Some(&iv) = args.first() {
+            let t = m.value(iv).ty;
+            if !matches!(m.ctx.ty(t), TypeData::Index) {
+                self.out.push_str(" : ");
+                self.ty(t);
+                self.out.push(' ');
+            }
+        }
+        self.custom_region(op, body, false, !inits.is_empty());
+        self.all_attrs_less(op, &["unsignedCmp"]);
+    }
+
+    /// `affine.apply #map(%d0)[%s0] {…}`.
+    fn affine_apply(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let Some(map) = inherent(m, op, b"map") else {
+            return;
+        };
+        let dims = match m.ctx.attr(map) {
+            AttrData::AffineMap(a) => a.num_dims as usize,
+            _ => 0,
+        };
+        self.out.push(' ');
+        self.attr(map, Elide::Never);
+        let ops = m.operands(op).to_vec();
+        let (d, s) = ops.split_at(dims.min(ops.len()));
+        self.out.push('(');
+        self.value_list(d);
+        self.out.push(')');
+        if !s.is_empty() {
+            self.out.push('[');
+            self.value_list(s);
+            self.out.push(']');
+        }
+        self.all_attrs_less(op, &["map"]);
     }
 
     /// ` {…}` for a non-empty dictionary attribute.
