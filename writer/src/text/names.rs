@@ -85,8 +85,10 @@ impl Names {
         m: &Module,
         top: OpId,
         result_name: &dyn Fn(&Module, OpId) -> Option<String>,
+        arg_names: &dyn Fn(&Module, OpId, RegionId) -> Vec<(ValueId, &'static str)>,
     ) -> Names {
         struct Ctx {
+            op: OpId,
             region: RegionId,
             next_value: u32,
             next_arg: u32,
@@ -131,6 +133,7 @@ impl Names {
         number_op(top, &mut n, &mut used, &mut used_set, &mut nv, &mut nc);
         for &r in m.op(top).regions().iter() {
             stack.push(Ctx {
+                op: top,
                 region: r,
                 next_value: nv,
                 next_arg: na,
@@ -144,11 +147,21 @@ impl Names {
                 let gone = used.pop().expect("longer than the scope");
                 used_set.remove(&gone);
             }
+            // Names the op gives its region's arguments, first
+            // (`getAsmBlockArgumentNames`).
+            for (a, name) in arg_names(m, c.op, c.region) {
+                let u = unique_name(name, &mut used, &mut used_set, &mut nc);
+                n.values[a.index()] = ValueName::Named(n.named.len() as u32);
+                n.named.push(u);
+            }
             let r = m.region(c.region);
             for (i, &b) in r.blocks.iter().enumerate() {
                 n.blocks[b.index()] = i as u32;
                 let blk = m.block(b);
                 for &a in &blk.args {
+                    if n.values[a.index()] != ValueName::Unnamed {
+                        continue;
+                    }
                     if i == 0 {
                         let name = format!("arg{na}");
                         na += 1;
@@ -168,6 +181,7 @@ impl Names {
                 for &op in &m.block(b).ops {
                     for &child in m.op(op).regions() {
                         stack.push(Ctx {
+                            op,
                             region: child,
                             next_value: nv,
                             next_arg: na,

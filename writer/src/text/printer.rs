@@ -109,7 +109,7 @@ fn print_impl<'a>(
             .collect();
         (
             if opts.custom {
-                Names::compute_custom(m, top, &custom::result_name)
+                Names::compute_custom(m, top, &custom::result_name, &custom::block_arg_names)
             } else {
                 Names::compute(m, top)
             },

@@ -28,6 +28,7 @@ type HandPrinter = fn(&mut Printer<'_, '_>, OpId);
 /// The hand-written printers ported, by op name.
 const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("affine.apply", |p, op| p.affine_apply(op)),
+    ("linalg.generic", |p, op| p.linalg_generic(op)),
     ("linalg.yield", |p, op| p.linalg_yield(op)),
     ("scf.for", |p, op| p.scf_for(op)),
     ("scf.if", |p, op| p.scf_if(op)),
@@ -152,6 +153,30 @@ pub(crate) fn result_name(m: &Module, op: OpId) -> Option<String> {
         },
         _ => None,
     }
+}
+
+/// The names an op gives the arguments of its region `r` in the custom
+/// form (its `getAsmBlockArgumentNames`), for the ops ported:
+/// `linalg.generic`'s `%in` and `%out`.
+pub(crate) fn block_arg_names(m: &Module, op: OpId, r: RegionId) -> Vec<(ValueId, &'static str)> {
+    if m.op_names.get(m.op(op).name) != b"linalg.generic" {
+        return Vec::new();
+    }
+    let Some(&entry) = m.region(r).blocks.first() else {
+        return Vec::new();
+    };
+    let inputs = match inherent(m, op, b"operandSegmentSizes").map(|a| m.ctx.attr(a)) {
+        Some(AttrData::DenseArray { data, .. }) if data.len() >= 4 => {
+            i32::from_le_bytes([data[0], data[1], data[2], data[3]]).max(0) as usize
+        }
+        _ => return Vec::new(),
+    };
+    m.block(entry)
+        .args
+        .iter()
+        .enumerate()
+        .map(|(i, &a)| (a, if i < inputs { "in" } else { "out" }))
+        .collect()
 }
 
 /// `value` read as a signed integer of `width` bits (LLVM's `APInt`
@@ -951,6 +976,126 @@ impl Printer<'_, '_> {
             self.dict_entries(&entries);
             self.out.push('}');
         }
+    }
+
+    /// `linalg.generic {indexing_maps = …, iterator_types = ["parallel"]}
+    /// ins(%a : t) outs(%b : u) attrs =  {…} { … } -> t`: the iterator
+    /// types as strings, other attributes after `attrs = `.
+    fn linalg_generic(&mut self, op: OpId) {
+        const TRAIT_ATTRS: [&str; 4] = ["doc", "indexing_maps", "iterator_types", "library_call"];
+        let m = self.shared.m;
+        let o = m.op(op);
+        let mut entries: Vec<(Bytes, AttrId)> = Vec::new();
+        let mut extra = false;
+        for d in [o.properties, Some(o.attributes)].into_iter().flatten() {
+            if let AttrData::Dictionary(d) = m.ctx.attr(d) {
+                for (k, v) in d {
+                    if TRAIT_ATTRS.iter().any(|t| t.as_bytes() == &k[..]) {
+                        entries.push((k.clone(), *v));
+                    } else if &k[..] != b"operandSegmentSizes" {
+                        extra = true;
+                    }
+                }
+            }
+        }
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        self.out.push(' ');
+        if !entries.is_empty() {
+            self.out.push('{');
+            for (i, (k, v)) in entries.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                keyword_or_string(k, &mut self.out);
+                self.out.push_str(" = ");
+                if &k[..] == b"iterator_types" {
+                    self.iterator_types(*v);
+                } else {
+                    self.attr(*v, Elide::Never);
+                }
+            }
+            self.out.push('}');
+        }
+        let ops = m.operands(op).to_vec();
+        let inputs = match inherent(m, op, b"operandSegmentSizes").map(|a| m.ctx.attr(a)) {
+            Some(AttrData::DenseArray { data, .. }) if data.len() >= 4 => {
+                (i32::from_le_bytes([data[0], data[1], data[2], data[3]]).max(0) as usize)
+                    .min(ops.len())
+            }
+            _ => 0,
+        };
+        let (ins, outs) = ops.split_at(inputs);
+        for (word, vals) in [(" ins(", ins), (" outs(", outs)] {
+            if !vals.is_empty() {
+                self.out.push_str(word);
+                self.value_list(vals);
+                self.out.push_str(" : ");
+                self.type_list(vals);
+                self.out.push(')');
+            }
+        }
+        if extra {
+            self.out.push_str(" attrs = ");
+            self.all_attrs_less(
+                op,
+                &[
+                    "doc",
+                    "indexing_maps",
+                    "iterator_types",
+                    "library_call",
+                    "operandSegmentSizes",
+                ],
+            );
+        }
+        if let Some(&r) = o
+            .regions()
+            .first()
+            .filter(|&&r| !m.region(r).blocks.is_empty())
+        {
+            self.out.push(' ');
+            self.custom_region(op, r, true, true);
+        }
+        let results: Vec<ValueId> = o.results().collect();
+        if !results.is_empty() {
+            self.out.push_str(" -> ");
+            if results.len() > 1 {
+                self.out.push('(');
+            }
+            self.type_list(&results);
+            if results.len() > 1 {
+                self.out.push(')');
+            }
+        }
+    }
+
+    /// linalg's iterator types as the strings they were before they were
+    /// an enum (`["parallel", "reduction"]`).
+    fn iterator_types(&mut self, a: AttrId) {
+        let m = self.shared.m;
+        let AttrData::Array(items) = m.ctx.attr(a) else {
+            self.attr(a, Elide::Never);
+            return;
+        };
+        self.out.push('[');
+        for (i, &it) in items.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            match m.ctx.attr(it) {
+                AttrData::Dialect { body, .. } => match body.pieces.as_slice() {
+                    [BodyPiece::Text(t)] => {
+                        let kind = t
+                            .strip_prefix("iterator_type<")
+                            .and_then(|k| k.strip_suffix('>'))
+                            .unwrap_or(t);
+                        quoted(kind.as_bytes(), &mut self.out);
+                    }
+                    _ => self.attr(it, Elide::Never),
+                },
+                _ => self.attr(it, Elide::Never),
+            }
+        }
+        self.out.push(']');
     }
 
     /// `linalg.yield %a, %b {…} : t, u`.
