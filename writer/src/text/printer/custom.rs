@@ -28,6 +28,10 @@ type HandPrinter = fn(&mut Printer<'_, '_>, OpId);
 /// The hand-written printers ported, by op name.
 const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("affine.apply", |p, op| p.affine_apply(op)),
+    ("arith.select", |p, op| p.arith_select(op)),
+    ("bufferization.alloc_tensor", |p, op| p.alloc_tensor(op)),
+    ("vector.transfer_read", |p, op| p.transfer(op, true)),
+    ("vector.transfer_write", |p, op| p.transfer(op, false)),
     ("linalg.generic", |p, op| p.linalg_generic(op)),
     ("linalg.yield", |p, op| p.linalg_yield(op)),
     ("scf.for", |p, op| p.scf_for(op)),
@@ -1096,6 +1100,155 @@ impl Printer<'_, '_> {
             }
         }
         self.out.push(']');
+    }
+
+    /// `arith.select %c, %a, %b {…} : [cond type, ]t`: the condition's
+    /// type only where it is shaped.
+    fn arith_select(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let ops = m.operands(op).to_vec();
+        self.out.push(' ');
+        self.value_list(&ops);
+        self.all_attrs_less(op, &[]);
+        self.out.push_str(" : ");
+        if let Some(&c) = ops.first() {
+            let t = m.value(c).ty;
+            if m.ctx.ty(t).shape().is_some()
+                || matches!(
+                    m.ctx.ty(t),
+                    TypeData::UnrankedTensor { .. } | TypeData::UnrankedMemRef { .. }
+                )
+            {
+                self.ty(t);
+                self.out.push_str(", ");
+            }
+        }
+        if let Some(r) = m.op(op).results().next() {
+            self.ty(m.value(r).ty);
+        }
+    }
+
+    /// `bufferization.alloc_tensor(%d) copy(%c) size_hint=%h {…} : tensor<…>`.
+    fn alloc_tensor(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let ops = m.operands(op).to_vec();
+        let sizes: Vec<usize> = match inherent(m, op, b"operandSegmentSizes").map(|a| m.ctx.attr(a))
+        {
+            Some(AttrData::DenseArray { data, .. }) => data
+                .chunks_exact(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]).max(0) as usize)
+                .collect(),
+            _ => vec![ops.len(), 0, 0],
+        };
+        let group = |k: usize| -> Vec<ValueId> {
+            let start: usize = sizes.iter().take(k).sum();
+            let len = sizes.get(k).copied().unwrap_or(0);
+            ops.get(start..start + len)
+                .map(<[ValueId]>::to_vec)
+                .unwrap_or_default()
+        };
+        self.out.push('(');
+        self.value_list(&group(0));
+        self.out.push(')');
+        if let Some(&c) = group(1).first() {
+            self.out.push_str(" copy(");
+            self.value(c);
+            self.out.push(')');
+        }
+        if let Some(&h) = group(2).first() {
+            self.out.push_str(" size_hint=");
+            self.value(h);
+        }
+        self.all_attrs_less(op, &["operandSegmentSizes"]);
+        self.out.push_str(" : ");
+        if let Some(r) = m.op(op).results().next() {
+            self.ty(m.value(r).ty);
+        }
+    }
+
+    /// `vector.transfer_read %base[%i, %j], %pad[, %mask] {…} : memref<…>,
+    /// vector<…>` and `vector.transfer_write %v, %base[%i][, %mask] {…} :
+    /// vector<…>, memref<…>`: `permutation_map` left out where it is a
+    /// minor identity, `in_bounds` where no dimension is in bounds.
+    fn transfer(&mut self, op: OpId, read: bool) {
+        let m = self.shared.m;
+        let ops = m.operands(op).to_vec();
+        let sizes: Vec<usize> = match inherent(m, op, b"operandSegmentSizes").map(|a| m.ctx.attr(a))
+        {
+            Some(AttrData::DenseArray { data, .. }) => data
+                .chunks_exact(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]).max(0) as usize)
+                .collect(),
+            _ => return,
+        };
+        let group = |k: usize| -> Vec<ValueId> {
+            let start: usize = sizes.iter().take(k).sum();
+            let len = sizes.get(k).copied().unwrap_or(0);
+            ops.get(start..start + len)
+                .map(<[ValueId]>::to_vec)
+                .unwrap_or_default()
+        };
+        // Read: base, indices, padding, mask; write: vector, base, indices, mask.
+        let (base, indices, other, mask) = if read {
+            (group(0), group(1), group(2), group(3))
+        } else {
+            (group(1), group(2), group(0), group(3))
+        };
+        self.out.push(' ');
+        if !read {
+            self.value_list(&other);
+            self.out.push_str(", ");
+        }
+        self.value_list(&base);
+        self.out.push('[');
+        self.value_list(&indices);
+        self.out.push(']');
+        if read {
+            self.out.push_str(", ");
+            self.value_list(&other);
+        }
+        if let Some(&k) = mask.first() {
+            self.out.push_str(", ");
+            self.value(k);
+        }
+        let mut elided = vec!["operandSegmentSizes"];
+        if let Some(AttrData::AffineMap(map)) =
+            inherent(m, op, b"permutation_map").map(|a| m.ctx.attr(a))
+        {
+            let n = map.results.len() as u32;
+            let minor_identity = map.num_symbols == 0
+                && map.num_dims >= n
+                && map.results.iter().enumerate().all(|(i, e)| {
+                    matches!(e, rmlir_format::affine::AffineExpr::Dim(d) if *d == map.num_dims - n + i as u32)
+                });
+            if minor_identity {
+                elided.push("permutation_map");
+            }
+        }
+        let any_in_bounds = match inherent(m, op, b"in_bounds").map(|a| m.ctx.attr(a)) {
+            Some(AttrData::Array(items)) => items.iter().any(|&b| {
+                matches!(m.ctx.attr(b), AttrData::Integer { value, .. } if value.sign() != Sign::NoSign)
+            }),
+            _ => false,
+        };
+        if !any_in_bounds {
+            elided.push("in_bounds");
+        }
+        self.all_attrs_less(op, &elided);
+        self.out.push_str(" : ");
+        let ty = |v: &[ValueId]| v.first().map(|&v| m.value(v).ty);
+        let (first, second) = if read {
+            (ty(&base), m.op(op).results().next().map(|r| m.value(r).ty))
+        } else {
+            (ty(&other), ty(&base))
+        };
+        if let Some(t) = first {
+            self.ty(t);
+        }
+        self.out.push_str(", ");
+        if let Some(t) = second {
+            self.ty(t);
+        }
     }
 
     /// `linalg.yield %a, %b {…} : t, u`.
