@@ -251,7 +251,13 @@ struct Collector<'m> {
     own_children: Vec<Sym>,
     /// Inline sizes of what the walk does not visit (`print_size::inline_size`).
     inline_memo: print_size::InlineMemo,
+    /// The attributes (by op and name) the print leaves out, which are not
+    /// visited: the custom form elides some (SPEC.md §11.4).
+    skip: Option<&'m SkipAttr<'m>>,
 }
+
+/// Whether the print leaves attribute `name` of an op out.
+pub type SkipAttr<'a> = dyn Fn(OpId, &[u8]) -> bool + Sync + 'a;
 
 /// Whether ops named `name` keep their inherent attributes in properties,
 /// which are therefore visited (mlir-opt's `getAttrs()` merges them in).
@@ -273,7 +279,7 @@ impl Aliases {
         m: &Module,
         top: OpId,
         host: &'static Host,
-        force_split: bool,
+        (force_split, skip): (bool, Option<&SkipAttr<'_>>),
         beside: impl FnOnce() -> R + Send,
     ) -> (Aliases, R) {
         let registered_props: Vec<bool> = (0..m.op_names.len())
@@ -284,7 +290,7 @@ impl Aliases {
                 )
             })
             .collect();
-        let runs = Collector::walk(m, top, &registered_props, host, force_split);
+        let runs = Collector::walk(m, top, &registered_props, host, force_split, skip);
         rayon::join(|| Self::from_runs(runs), beside)
     }
 
@@ -358,9 +364,15 @@ impl Aliases {
 }
 
 impl<'m> Collector<'m> {
-    fn new(m: &'m Module, registered_props: &'m [bool], host: &'static Host) -> Self {
+    fn new(
+        m: &'m Module,
+        registered_props: &'m [bool],
+        host: &'static Host,
+        skip: Option<&'m SkipAttr<'m>>,
+    ) -> Self {
         Collector {
             m,
+            skip,
             host,
             entries: Vec::new(),
             index: SymTable::new(m),
@@ -390,8 +402,9 @@ impl<'m> Collector<'m> {
         registered_props: &'m [bool],
         host: &'static Host,
         force_split: bool,
+        skip: Option<&'m SkipAttr<'m>>,
     ) -> Runs<'m> {
-        let mut c = Collector::new(m, registered_props, host);
+        let mut c = Collector::new(m, registered_props, host, skip);
         let o = m.op(top);
         let threads = if force_split {
             rayon::current_num_threads().max(2)
@@ -437,7 +450,7 @@ impl<'m> Collector<'m> {
                 ops[per..]
                     .par_chunks(per)
                     .map(|run| {
-                        let mut k = Collector::new(m, registered_props, host);
+                        let mut k = Collector::new(m, registered_props, host, skip);
                         k.nesting = 1;
                         for &op in run {
                             k.visit_op(op);
@@ -580,6 +593,9 @@ impl<'m> Collector<'m> {
             }
         }
         for &(name, a) in &attrs {
+            if self.skip.is_some_and(|skip| skip(op, name)) {
+                continue;
+            }
             let (_, i) = self.visit_attr(a, false);
             let entry = (3 * name.len() as u64 + 6).saturating_add(self.ref_bytes(i));
             bytes = bytes.saturating_add(entry);

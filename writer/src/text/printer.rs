@@ -132,8 +132,11 @@ fn print_impl<'a>(
         (none, beside, size)
     } else {
         let host = opts.host.unwrap_or(&rmlir_dialects::hosts::MLIR_OPT_22);
+        let skip = |op: OpId, name: &[u8]| custom::skips_attr(m, host, op, name);
+        let skip: Option<&super::aliases::SkipAttr<'_>> =
+            if opts.custom { Some(&skip) } else { None };
         let (aliases, beside) =
-            Aliases::compute_beside(m, top, host, opts.force_parallel, walks_beside);
+            Aliases::compute_beside(m, top, host, (opts.force_parallel, skip), walks_beside);
         let size = check(&aliases);
         (aliases, beside, size)
     };

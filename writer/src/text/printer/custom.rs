@@ -708,6 +708,48 @@ impl Printer<'_, '_> {
         self.attr(a, Elide::Never);
     }
 
+    /// Whether attribute variable `i` is printed by `elements`: `None`
+    /// where they do not hold it, `Some(false)` where it is in an
+    /// optional group that is not printed.
+    fn var_printed(
+        &self,
+        op: OpId,
+        syn: &OpSyntax,
+        elements: &[Element],
+        i: usize,
+    ) -> Option<bool> {
+        for e in elements {
+            match e {
+                Element::Var(Var::Attr(k)) if *k == i => return Some(true),
+                Element::Optional {
+                    then,
+                    anchor,
+                    otherwise,
+                } => {
+                    let present = self.anchor_present(op, syn, &then[*anchor]);
+                    if let Some(p) = self.var_printed(op, syn, then, i) {
+                        return Some(p && present);
+                    }
+                    if let Some(p) = self.var_printed(op, syn, otherwise, i) {
+                        return Some(p && !present);
+                    }
+                }
+                Element::Custom { args, .. } => {
+                    if let Some(p) = self.var_printed(op, syn, args, i) {
+                        return Some(p);
+                    }
+                }
+                Element::Type(x) | Element::Qualified(x) => {
+                    if let Some(p) = self.var_printed(op, syn, std::slice::from_ref(x), i) {
+                        return Some(p);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
     /// Whether an optional group's anchor is present.
     fn anchor_present(&self, op: OpId, syn: &OpSyntax, e: &Element) -> bool {
         let m = self.shared.m;
@@ -1211,30 +1253,7 @@ impl Printer<'_, '_> {
             self.out.push_str(", ");
             self.value(k);
         }
-        let mut elided = vec!["operandSegmentSizes"];
-        if let Some(AttrData::AffineMap(map)) =
-            inherent(m, op, b"permutation_map").map(|a| m.ctx.attr(a))
-        {
-            let n = map.results.len() as u32;
-            let minor_identity = map.num_symbols == 0
-                && map.num_dims >= n
-                && map.results.iter().enumerate().all(|(i, e)| {
-                    matches!(e, rmlir_format::affine::AffineExpr::Dim(d) if *d == map.num_dims - n + i as u32)
-                });
-            if minor_identity {
-                elided.push("permutation_map");
-            }
-        }
-        let any_in_bounds = match inherent(m, op, b"in_bounds").map(|a| m.ctx.attr(a)) {
-            Some(AttrData::Array(items)) => items.iter().any(|&b| {
-                matches!(m.ctx.attr(b), AttrData::Integer { value, .. } if value.sign() != Sign::NoSign)
-            }),
-            _ => false,
-        };
-        if !any_in_bounds {
-            elided.push("in_bounds");
-        }
-        self.all_attrs_less(op, &elided);
+        self.all_attrs_less(op, &transfer_elided(m, op));
         self.out.push_str(" : ");
         let ty = |v: &[ValueId]| v.first().map(|&v| m.value(v).ty);
         let (first, second) = if read {
@@ -1397,6 +1416,88 @@ impl Printer<'_, '_> {
                 self.out.push_str(" {");
                 self.dict_entries(d);
                 self.out.push('}');
+            }
+        }
+    }
+}
+
+/// The attributes a vector transfer op's printer leaves out: its segment
+/// sizes, `permutation_map` where it is a minor identity, `in_bounds`
+/// where no dimension is in bounds (`printTransferAttrs`).
+fn transfer_elided(m: &Module, op: OpId) -> Vec<&'static str> {
+    let mut elided = vec!["operandSegmentSizes"];
+    if let Some(AttrData::AffineMap(map)) =
+        inherent(m, op, b"permutation_map").map(|a| m.ctx.attr(a))
+    {
+        let n = map.results.len() as u32;
+        let minor_identity = map.num_symbols == 0
+            && map.num_dims >= n
+            && map.results.iter().enumerate().all(|(i, e)| {
+                matches!(e, rmlir_format::affine::AffineExpr::Dim(d) if *d == map.num_dims - n + i as u32)
+            });
+        if minor_identity {
+            elided.push("permutation_map");
+        }
+    }
+    let any_in_bounds = match inherent(m, op, b"in_bounds").map(|a| m.ctx.attr(a)) {
+        Some(AttrData::Array(items)) => items.iter().any(|&b| {
+            matches!(m.ctx.attr(b), AttrData::Integer { value, .. } if value.sign() != Sign::NoSign)
+        }),
+        _ => false,
+    };
+    if !any_in_bounds {
+        elided.push("in_bounds");
+    }
+    elided
+}
+
+/// Whether the custom form leaves attribute `name` of `op` out of its
+/// print, for the alias walk (an attribute not printed gets no alias):
+/// segment sizes, default values, attributes of optional groups not
+/// printed, those a ported printer elides.
+pub(crate) fn skips_attr(
+    m: &Module,
+    host: &'static rmlir_dialects::hosts::Host,
+    op: OpId,
+    name: &[u8],
+) -> bool {
+    let names = Names {
+        values: Vec::new(),
+        blocks: Vec::new(),
+        named: Vec::new(),
+    };
+    let preds = HashMap::default();
+    let none = Aliases::none();
+    let p = Printer::new_nested(
+        Shared {
+            m,
+            names: &names,
+            aliases: &none,
+            preds: &preds,
+            quoted_op_names: &[],
+            custom: true,
+            host,
+        },
+        0,
+    );
+    let segments = name == b"operandSegmentSizes" || name == b"resultSegmentSizes";
+    match p.custom_how(op) {
+        None | Some(How::Function(_)) => false,
+        Some(How::Hand(_)) => {
+            let op_name = m.op_names.get(m.op(op).name);
+            if op_name == b"vector.transfer_read" || op_name == b"vector.transfer_write" {
+                return transfer_elided(m, op).iter().any(|e| e.as_bytes() == name);
+            }
+            segments
+        }
+        Some(How::Declarative(syn, elements)) => {
+            if segments {
+                return true;
+            }
+            let var = syn.attrs.iter().position(|a| a.name.as_bytes() == name);
+            match var.and_then(|i| p.var_printed(op, syn, elements, i)) {
+                Some(printed) => !printed,
+                None => inherent(m, op, name).is_some_and(|a| p.is_default(op, name, a)),
             }
         }
     }
