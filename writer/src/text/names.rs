@@ -16,6 +16,9 @@ pub enum ValueName {
     Named(u32),
 }
 
+/// The names an op gives its region's arguments (`getAsmBlockArgumentNames`).
+pub type ArgNames = dyn Fn(&Module, OpId, RegionId) -> Vec<(ValueId, &'static str)>;
+
 pub struct Names {
     /// Name of each value that heads a result group or is a block argument.
     pub values: Vec<ValueName>,
@@ -85,7 +88,7 @@ impl Names {
         m: &Module,
         top: OpId,
         result_name: &dyn Fn(&Module, OpId) -> Option<String>,
-        arg_names: &dyn Fn(&Module, OpId, RegionId) -> Vec<(ValueId, &'static str)>,
+        arg_names: &ArgNames,
     ) -> Names {
         struct Ctx {
             op: OpId,
