@@ -26,7 +26,14 @@ pub struct Names {
     pub blocks: Vec<u32>,
     /// The names of [`ValueName::Named`] values, uniqued.
     pub named: Vec<String>,
+    /// The first result of each result group of the ops whose results the
+    /// custom form prints in several groups (`%a, %b:2 = …`), by op index.
+    pub groups: rmlir_format::fasthash::FastMap<u32, Vec<u32>>,
 }
+
+/// The names an op gives its results: (result index, name) pairs, an
+/// empty name meaning a number (`getAsmResultNames`).
+pub type ResultNames = dyn Fn(&Module, OpId) -> Vec<(u32, String)>;
 
 impl Names {
     pub fn compute(m: &Module, top: OpId) -> Names {
@@ -73,6 +80,7 @@ impl Names {
             values,
             blocks,
             named: Vec::new(),
+            groups: Default::default(),
         }
     }
 
@@ -87,7 +95,7 @@ impl Names {
     pub fn compute_custom(
         m: &Module,
         top: OpId,
-        result_name: &dyn Fn(&Module, OpId) -> Option<String>,
+        result_names: &ResultNames,
         arg_names: &ArgNames,
     ) -> Names {
         struct Ctx {
@@ -103,6 +111,7 @@ impl Names {
             values: vec![ValueName::Unnamed; m.values.len()],
             blocks: vec![0u32; m.blocks.len()],
             named: Vec::new(),
+            groups: Default::default(),
         };
         // Names in use, innermost last: a stack cut back to a scope's
         // length when another subtree is entered.
@@ -120,16 +129,31 @@ impl Names {
                 return;
             }
             let head = o.first_result as usize;
-            match result_name(m, op) {
-                Some(name) if !name.is_empty() => {
+            let mut groups = vec![0u32];
+            for (i, name) in result_names(m, op) {
+                let v = head + i as usize;
+                if i >= o.num_results || n.values[v] != ValueName::Unnamed {
+                    continue;
+                }
+                if name.is_empty() {
+                    n.values[v] = ValueName::Num(*nv);
+                    *nv += 1;
+                } else {
                     let u = unique_name(&name, used, used_set, nc);
-                    n.values[head] = ValueName::Named(n.named.len() as u32);
+                    n.values[v] = ValueName::Named(n.named.len() as u32);
                     n.named.push(u);
                 }
-                _ => {
-                    n.values[head] = ValueName::Num(*nv);
-                    *nv += 1;
+                if i != 0 {
+                    groups.push(i);
                 }
+            }
+            if n.values[head] == ValueName::Unnamed {
+                n.values[head] = ValueName::Num(*nv);
+                *nv += 1;
+            }
+            if groups.len() > 1 {
+                groups.sort_unstable();
+                n.groups.insert(op.0, groups);
             }
         };
         let mut stack: Vec<Ctx> = Vec::new();
@@ -208,15 +232,53 @@ impl Names {
         self.write_value_impl(m, v, false, out)
     }
 
+    /// Writes an op's results before ` = `: `%0:2`, or its groups
+    /// (`%a, %b:2`).
+    pub fn write_results(&self, m: &Module, op: OpId, out: &mut String) {
+        let o = m.op(op);
+        let Some(groups) = self.groups.get(&op.0) else {
+            self.write_group(m, ValueId(o.first_result), out);
+            if o.num_results > 1 {
+                out.push(':');
+                push_uint(out, o.num_results as u64);
+            }
+            return;
+        };
+        for (k, &start) in groups.iter().enumerate() {
+            if k > 0 {
+                out.push_str(", ");
+            }
+            let end = groups.get(k + 1).copied().unwrap_or(o.num_results);
+            self.write_group(m, ValueId(o.first_result + start), out);
+            if end - start > 1 {
+                out.push(':');
+                push_uint(out, (end - start) as u64);
+            }
+        }
+    }
+
     fn write_value_impl(&self, m: &Module, v: ValueId, with_result_no: bool, out: &mut String) {
         let (head, result_no) = match m.value(v).def {
             ValueDef::Result { op, index } => {
                 let o = m.op(op);
-                let head = ValueId(o.first_result);
+                // The result group holding it: the op's only one, or one
+                // the custom form's names made.
+                let (start, end) = match self.groups.get(&op.0) {
+                    Some(g) => {
+                        let k = g.partition_point(|&s| s <= index).saturating_sub(1);
+                        (g[k], g.get(k + 1).copied().unwrap_or(o.num_results))
+                    }
+                    None => (0, o.num_results),
+                };
+                let head = ValueId(o.first_result + start);
                 (
-                    head,
-                    if o.num_results > 1 && with_result_no {
-                        Some(index)
+                    if self.values[head.index()] == ValueName::Unnamed {
+                        ValueId(o.first_result)
+                    } else {
+                        head
+                    },
+                    if end - start > 1 && with_result_no {
+                        Some(index - start)
                     } else {
                         None
                     },

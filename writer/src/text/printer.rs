@@ -109,7 +109,7 @@ fn print_impl<'a>(
             .collect();
         (
             if opts.custom {
-                Names::compute_custom(m, top, &custom::result_name, &custom::block_arg_names)
+                Names::compute_custom(m, top, &custom::result_names, &custom::block_arg_names)
             } else {
                 Names::compute(m, top)
             },
@@ -406,12 +406,7 @@ impl Printer<'_, '_> {
         let o = m.op(op);
         self.pad();
         if o.num_results > 0 {
-            self.shared
-                .names
-                .write_group(m, ValueId(o.first_result), &mut self.out);
-            if o.num_results > 1 {
-                let _ = write!(self.out, ":{}", o.num_results);
-            }
+            self.shared.names.write_results(m, op, &mut self.out);
             self.out.push_str(" = ");
         }
         if self.shared.custom && self.custom_op(op) {

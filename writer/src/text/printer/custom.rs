@@ -6,7 +6,7 @@
 //! IR.
 
 use super::*;
-use rmlir_format::op_format::catalog::{Arity, AttrKind, Catalog, OpSyntax, ValueSpec};
+use rmlir_format::op_format::catalog::{Arity, AttrKind, Catalog, OpSyntax, Trait, ValueSpec};
 use rmlir_format::op_format::{printed_default_dialect, Element, Var};
 
 /// How an op is printed in the custom form.
@@ -111,9 +111,42 @@ struct Spacing {
     punct: bool,
 }
 
-/// The name an op gives its result in the custom form (its
-/// `OpAsmOpInterface::getAsmResultNames`), for the ops ported.
-pub(crate) fn result_name(m: &Module, op: OpId) -> Option<String> {
+/// The names an op gives its results in the custom form (its
+/// `OpAsmOpInterface::getAsmResultNames`): the ops ported, and the ops
+/// with several ODS results, some named, that do not implement the
+/// interface themselves (mlir-tblgen generates it: each group's first
+/// value takes the ODS name).
+pub(crate) fn result_names(m: &Module, op: OpId) -> Vec<(u32, String)> {
+    if let Some(name) = result_name(m, op) {
+        return vec![(0, name)];
+    }
+    let name = m.op_names.get(m.op(op).name);
+    let Some(syn) = Catalog::upstream().get(name) else {
+        return Vec::new();
+    };
+    if syn.results.len() <= 1
+        || syn.results.iter().all(|r| r.name.is_empty())
+        || syn
+            .traits
+            .iter()
+            .any(|t| matches!(t, Trait::Native(n) if n.ends_with("OpAsmOpInterface::Trait")))
+    {
+        return Vec::new();
+    }
+    let total = m.op(op).num_results as usize;
+    let mut out = Vec::new();
+    for (i, r) in syn.results.iter().enumerate() {
+        let (start, len) = group_range(m, op, &syn.results, total, i, b"resultSegmentSizes");
+        if len > 0 {
+            out.push((start as u32, r.name.clone()));
+        }
+    }
+    out
+}
+
+/// The name an op gives its result in the custom form, for the ops
+/// ported.
+fn result_name(m: &Module, op: OpId) -> Option<String> {
     let name = std::str::from_utf8(m.op_names.get(m.op(op).name)).ok()?;
     if let Some((_, fixed)) = FIXED_RESULT_NAMES.iter().find(|(o, _)| *o == name) {
         return Some((*fixed).into());
@@ -1465,6 +1498,7 @@ pub(crate) fn skips_attr(
         values: Vec::new(),
         blocks: Vec::new(),
         named: Vec::new(),
+        groups: Default::default(),
     };
     let preds = HashMap::default();
     let none = Aliases::none();
