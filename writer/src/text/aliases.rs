@@ -256,8 +256,9 @@ struct Collector<'m> {
     skip: Option<&'m SkipAttr<'m>>,
 }
 
-/// Whether the print leaves attribute `name` of an op out.
-pub type SkipAttr<'a> = dyn Fn(OpId, &[u8]) -> bool + Sync + 'a;
+/// Whether the print leaves attribute `name` of an op out, or with no
+/// name, the op's regions (the custom form of linalg's named ops).
+pub type SkipAttr<'a> = dyn Fn(OpId, Option<&[u8]>) -> bool + Sync + 'a;
 
 /// Whether ops named `name` keep their inherent attributes in properties,
 /// which are therefore visited (mlir-opt's `getAttrs()` merges them in).
@@ -512,7 +513,12 @@ impl<'m> Collector<'m> {
         let (_, loc) = self.visit_attr(o.loc, true);
         let mut bytes = own.saturating_add(self.ref_bytes(loc));
         self.nesting += 1;
-        for &r in o.regions() {
+        let regions: &[RegionId] = if self.skip.is_some_and(|skip| skip(op, None)) {
+            &[]
+        } else {
+            o.regions()
+        };
+        for &r in regions {
             for &b in &m.region(r).blocks {
                 self.visit_block_args(b);
                 for &child in &m.block(b).ops {
@@ -593,7 +599,7 @@ impl<'m> Collector<'m> {
             }
         }
         for &(name, a) in &attrs {
-            if self.skip.is_some_and(|skip| skip(op, name)) {
+            if self.skip.is_some_and(|skip| skip(op, Some(name))) {
                 continue;
             }
             let (_, i) = self.visit_attr(a, false);

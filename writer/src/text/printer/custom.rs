@@ -19,6 +19,9 @@ pub(super) enum How {
     Function(&'static OpSyntax),
     /// By a port of its hand-written C++ printer.
     Hand(HandPrinter),
+    /// A named op of linalg (`linalg.matmul`, `linalg.fill`): its
+    /// inputs and outputs, its body left out (`printNamedStructuredOp`).
+    LinalgNamed(&'static rmlir_format::op_format::opdsl::OpDslOp),
 }
 
 /// A port of an op's hand-written printer: prints what follows the op's
@@ -292,6 +295,9 @@ impl Printer<'_, '_> {
         if let Some((_, hand)) = HAND_WRITTEN.iter().find(|(n, _)| n.as_bytes() == name) {
             return Some(How::Hand(*hand));
         }
+        if let Some(dsl) = rmlir_format::op_format::opdsl::op(std::str::from_utf8(name).ok()?) {
+            return Some(How::LinalgNamed(dsl));
+        }
         let elements = syn.elements()?.as_ref().ok()?;
         if !self.declarative_supported(op, syn, elements) {
             return None;
@@ -323,6 +329,7 @@ impl Printer<'_, '_> {
             }
             How::Function(syn) => self.function_op(op, syn),
             How::Hand(print) => print(self, op),
+            How::LinalgNamed(dsl) => self.linalg_named(op, dsl),
         }
         true
     }
@@ -1147,6 +1154,66 @@ impl Printer<'_, '_> {
         }
     }
 
+    /// A named op of linalg: ` indexing_maps = […]` where a contraction's
+    /// maps are not its default ones, its attributes, `ins(…)`, `outs(…)`,
+    /// `-> t`.
+    fn linalg_named(&mut self, op: OpId, dsl: &rmlir_format::op_format::opdsl::OpDslOp) {
+        let m = self.shared.m;
+        if let (Some(default), Some(maps)) = (&dsl.default_maps, inherent(m, op, b"indexing_maps"))
+        {
+            let none = Aliases::none();
+            let mut local = Printer::new_nested(
+                Shared {
+                    aliases: &none,
+                    ..self.shared
+                },
+                0,
+            );
+            local.attr(maps, Elide::Never);
+            if &local.out != default {
+                self.out.push_str(" indexing_maps = ");
+                self.attr(maps, Elide::Never);
+            }
+        }
+        self.all_attrs_less(
+            op,
+            &[
+                "operandSegmentSizes",
+                "linalg.memoized_indexing_maps",
+                "indexing_maps",
+            ],
+        );
+        let ops = m.operands(op).to_vec();
+        let inputs = match inherent(m, op, b"operandSegmentSizes").map(|a| m.ctx.attr(a)) {
+            Some(AttrData::DenseArray { data, .. }) if data.len() >= 4 => {
+                (i32::from_le_bytes([data[0], data[1], data[2], data[3]]).max(0) as usize)
+                    .min(ops.len())
+            }
+            _ => 0,
+        };
+        let (ins, outs) = ops.split_at(inputs);
+        for (word, vals) in [(" ins(", ins), (" outs(", outs)] {
+            if !vals.is_empty() {
+                self.out.push_str(word);
+                self.value_list(vals);
+                self.out.push_str(" : ");
+                self.type_list(vals);
+                self.out.push(')');
+            }
+        }
+        let results: Vec<ValueId> = m.op(op).results().collect();
+        if !results.is_empty() {
+            self.out.push_str(" -> ");
+            if results.len() > 1 {
+                self.out.push('(');
+            }
+            self.type_list(&results);
+            if results.len() > 1 {
+                self.out.push(')');
+            }
+        }
+    }
+
     /// linalg's iterator types as the strings they were before they were
     /// an enum (`["parallel", "reduction"]`).
     fn iterator_types(&mut self, a: AttrId) {
@@ -1485,14 +1552,15 @@ fn transfer_elided(m: &Module, op: OpId) -> Vec<&'static str> {
 }
 
 /// Whether the custom form leaves attribute `name` of `op` out of its
-/// print, for the alias walk (an attribute not printed gets no alias):
-/// segment sizes, default values, attributes of optional groups not
-/// printed, those a ported printer elides.
-pub(crate) fn skips_attr(
+/// print, or with no name its regions, for the alias walk (what is not
+/// printed gets no alias): segment sizes, default values, attributes of
+/// optional groups not printed, those a ported printer elides, the body
+/// of linalg's named ops.
+pub(crate) fn skips(
     m: &Module,
     host: &'static rmlir_dialects::hosts::Host,
     op: OpId,
-    name: &[u8],
+    name: Option<&[u8]>,
 ) -> bool {
     let names = Names {
         values: Vec::new(),
@@ -1514,9 +1582,16 @@ pub(crate) fn skips_attr(
         },
         0,
     );
+    let how = p.custom_how(op);
+    let Some(name) = name else {
+        return matches!(how, Some(How::LinalgNamed(_)));
+    };
     let segments = name == b"operandSegmentSizes" || name == b"resultSegmentSizes";
-    match p.custom_how(op) {
+    match how {
         None | Some(How::Function(_)) => false,
+        Some(How::LinalgNamed(_)) => {
+            segments || name == b"linalg.memoized_indexing_maps" || name == b"indexing_maps"
+        }
         Some(How::Hand(_)) => {
             let op_name = m.op_names.get(m.op(op).name);
             if op_name == b"vector.transfer_read" || op_name == b"vector.transfer_write" {
