@@ -383,10 +383,8 @@ impl Printer<'_, '_> {
                                 ]
                         )
                 }
-                Element::PropDict
-                | Element::Ref(_)
-                | Element::StringArg(_)
-                | Element::OIList(_) => false,
+                Element::OIList(clauses) => clauses.iter().all(|c| walk(syn, c)),
+                Element::PropDict | Element::Ref(_) | Element::StringArg(_) => false,
             })
         }
         if !walk(syn, elements) {
@@ -459,6 +457,21 @@ impl Printer<'_, '_> {
                 } else {
                     for el in otherwise {
                         self.element(op, syn, el, sp, false);
+                    }
+                }
+            }
+            // `oilist`: each clause with any of its variables there, in
+            // the list's order.
+            Element::OIList(clauses) => {
+                for clause in clauses {
+                    let present = clause.iter().any(|el| {
+                        !matches!(el, Element::Literal(_) | Element::Space(_))
+                            && self.anchor_present(op, syn, el)
+                    });
+                    if present {
+                        for el in clause {
+                            self.element(op, syn, el, sp, false);
+                        }
                     }
                 }
             }
@@ -777,6 +790,13 @@ impl Printer<'_, '_> {
                 Element::Custom { args, .. } => {
                     if let Some(p) = self.var_printed(op, syn, args, i) {
                         return Some(p);
+                    }
+                }
+                Element::OIList(clauses) => {
+                    for c in clauses {
+                        if let Some(p) = self.var_printed(op, syn, c, i) {
+                            return Some(p);
+                        }
                     }
                 }
                 Element::Type(x) | Element::Qualified(x) => {
