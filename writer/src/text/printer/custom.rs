@@ -31,6 +31,11 @@ type HandPrinter = fn(&mut Printer<'_, '_>, OpId);
 /// The hand-written printers ported, by op name.
 const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("affine.apply", |p, op| p.affine_apply(op)),
+    ("affine.max", |p, op| p.affine_apply(op)),
+    ("affine.min", |p, op| p.affine_apply(op)),
+    ("scf.parallel", |p, op| p.scf_parallel(op)),
+    ("shape.const_shape", |p, op| p.const_shape(op)),
+    ("vector.contract", |p, op| p.vector_contract(op)),
     ("arith.select", |p, op| p.arith_select(op)),
     ("bufferization.alloc_tensor", |p, op| p.alloc_tensor(op)),
     ("vector.transfer_read", |p, op| p.transfer(op, true)),
@@ -1501,6 +1506,147 @@ impl Printer<'_, '_> {
         }
         self.custom_region(op, body, false, !inits.is_empty());
         self.all_attrs_less(op, &["unsignedCmp"]);
+    }
+
+    /// `vector.contract {indexing_maps = …, iterator_types = [strings],
+    /// kind = …} %lhs, %rhs, %acc {…} : t, u into v`.
+    fn vector_contract(&mut self, op: OpId) {
+        const TRAIT_ATTRS: [&str; 3] = ["indexing_maps", "iterator_types", "kind"];
+        let m = self.shared.m;
+        let o = m.op(op);
+        let mut entries: Vec<(Bytes, AttrId)> = Vec::new();
+        for d in [o.properties, Some(o.attributes)].into_iter().flatten() {
+            if let AttrData::Dictionary(d) = m.ctx.attr(d) {
+                entries.extend(
+                    d.iter()
+                        .filter(|(k, _)| TRAIT_ATTRS.iter().any(|t| t.as_bytes() == &k[..]))
+                        .cloned(),
+                );
+            }
+        }
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        self.out.push_str(" {");
+        for (i, (k, v)) in entries.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            keyword_or_string(k, &mut self.out);
+            self.out.push_str(" = ");
+            if &k[..] == b"iterator_types" {
+                self.iterator_types(*v);
+            } else {
+                self.attr(*v, Elide::Never);
+            }
+        }
+        self.out.push_str("} ");
+        let ops = m.operands(op).to_vec();
+        self.value_list(&ops[..ops.len().min(3)]);
+        self.all_attrs_less(op, &TRAIT_ATTRS);
+        self.out.push_str(" : ");
+        if let [l, r, ..] = ops.as_slice() {
+            self.ty(m.value(*l).ty);
+            self.out.push_str(", ");
+            self.ty(m.value(*r).ty);
+        }
+        self.out.push_str(" into ");
+        if let Some(res) = o.results().next() {
+            self.ty(m.value(res).ty);
+        }
+    }
+
+    /// `scf.parallel (%i) = (%lb) to (%ub) step (%s) init (%x) -> t { … }
+    /// {…}`.
+    fn scf_parallel(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let o = m.op(op);
+        let ops = m.operands(op).to_vec();
+        let sizes: Vec<usize> = match inherent(m, op, b"operandSegmentSizes").map(|a| m.ctx.attr(a))
+        {
+            Some(AttrData::DenseArray { data, .. }) => data
+                .chunks_exact(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]).max(0) as usize)
+                .collect(),
+            _ => return,
+        };
+        let group = |k: usize| -> Vec<ValueId> {
+            let start: usize = sizes.iter().take(k).sum();
+            let len = sizes.get(k).copied().unwrap_or(0);
+            ops.get(start..start + len)
+                .map(<[ValueId]>::to_vec)
+                .unwrap_or_default()
+        };
+        let Some(&body) = o.regions().first() else {
+            return;
+        };
+        let args = m
+            .region(body)
+            .blocks
+            .first()
+            .map(|&b| m.block(b).args.clone())
+            .unwrap_or_default();
+        self.out.push_str(" (");
+        self.value_list(&args);
+        self.out.push_str(") = (");
+        self.value_list(&group(0));
+        self.out.push_str(") to (");
+        self.value_list(&group(1));
+        self.out.push_str(") step (");
+        self.value_list(&group(2));
+        self.out.push(')');
+        let inits = group(3);
+        if !inits.is_empty() {
+            self.out.push_str(" init (");
+            self.value_list(&inits);
+            self.out.push(')');
+        }
+        let results: Vec<ValueId> = o.results().collect();
+        if !results.is_empty() {
+            self.out.push_str(" -> ");
+            let parens = results.len() > 1
+                || matches!(m.ctx.ty(m.value(results[0]).ty), TypeData::Function { .. });
+            if parens {
+                self.out.push('(');
+            }
+            self.type_list(&results);
+            if parens {
+                self.out.push(')');
+            }
+        }
+        self.out.push(' ');
+        self.custom_region(op, body, false, true);
+        self.all_attrs_less(op, &["operandSegmentSizes"]);
+    }
+
+    /// `shape.const_shape {…}[1, 2] : t`.
+    fn const_shape(&mut self, op: OpId) {
+        let m = self.shared.m;
+        self.out.push(' ');
+        self.all_attrs_less(op, &["shape"]);
+        self.out.push('[');
+        if let Some(AttrData::DenseIntOrFp { ty, splat, data }) =
+            inherent(m, op, b"shape").map(|a| m.ctx.attr(a))
+        {
+            let n = m
+                .ctx
+                .ty(*ty)
+                .shape()
+                .map_or(0, |s| s.iter().product::<i64>())
+                .max(0) as usize;
+            for i in 0..n {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                let at = if *splat { 0 } else { i * 8 };
+                if let Some(c) = data.get(at..at + 8) {
+                    let v = i64::from_le_bytes(c.try_into().expect("8 bytes"));
+                    let _ = write!(self.out, "{v}");
+                }
+            }
+        }
+        self.out.push_str("] : ");
+        if let Some(r) = m.op(op).results().next() {
+            self.ty(m.value(r).ty);
+        }
     }
 
     /// `affine.apply #map(%d0)[%s0] {…}`.
