@@ -589,10 +589,30 @@ enum Binding {
     Strong,
 }
 
+/// How a dimension or symbol prints: `(is_symbol, position)`.
+type Leaf<'a> = &'a dyn Fn(&mut fmt::Formatter<'_>, bool, u32) -> fmt::Result;
+
 fn write_expr(f: &mut fmt::Formatter<'_>, e: &AffineExpr, ctx: Binding) -> fmt::Result {
+    write_expr_with(f, e, ctx, &|f, sym, p| {
+        if sym {
+            write!(f, "s{p}")
+        } else {
+            write!(f, "d{p}")
+        }
+    })
+}
+
+fn write_expr_with(
+    f: &mut fmt::Formatter<'_>,
+    e: &AffineExpr,
+    ctx: Binding,
+    leaf: Leaf<'_>,
+) -> fmt::Result {
+    let write_expr =
+        |f: &mut fmt::Formatter<'_>, e: &AffineExpr, ctx: Binding| write_expr_with(f, e, ctx, leaf);
     let (lhs, rhs, spelling) = match e {
-        Dim(p) => return write!(f, "d{p}"),
-        Symbol(p) => return write!(f, "s{p}"),
+        Dim(p) => return leaf(f, false, *p),
+        Symbol(p) => return leaf(f, true, *p),
         Constant(c) => return write!(f, "{c}"),
         Add(l, r) => (l, r, " + "),
         Mul(l, r) => (l, r, " * "),
@@ -615,7 +635,7 @@ fn write_expr(f: &mut fmt::Formatter<'_>, e: &AffineExpr, ctx: Binding) -> fmt::
             write_expr(f, rhs, Binding::Strong)?;
         }
     } else {
-        write_add(f, lhs, rhs)?;
+        write_add(f, lhs, rhs, leaf)?;
     }
     if open {
         f.write_str(")")?;
@@ -625,7 +645,14 @@ fn write_expr(f: &mut fmt::Formatter<'_>, e: &AffineExpr, ctx: Binding) -> fmt::
 
 /// Prints `lhs + rhs` (without surrounding parentheses), turning additions
 /// of negated terms into subtractions.
-fn write_add(f: &mut fmt::Formatter<'_>, lhs: &AffineExpr, rhs: &AffineExpr) -> fmt::Result {
+fn write_add(
+    f: &mut fmt::Formatter<'_>,
+    lhs: &AffineExpr,
+    rhs: &AffineExpr,
+    leaf: Leaf<'_>,
+) -> fmt::Result {
+    let write_expr =
+        |f: &mut fmt::Formatter<'_>, e: &AffineExpr, ctx: Binding| write_expr_with(f, e, ctx, leaf);
     if let Mul(rl, rr) = rhs {
         if let Constant(c) = **rr {
             if c == -1 {
@@ -664,6 +691,28 @@ fn write_add(f: &mut fmt::Formatter<'_>, lhs: &AffineExpr, rhs: &AffineExpr) -> 
 impl fmt::Display for AffineExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_expr(f, self, Binding::Weak)
+    }
+}
+
+/// An expression printed with its dimensions and symbols spelled by a
+/// function (MLIR's `printAffineExpr` with a value printer: the custom
+/// form of `affine.load` names SSA values there).
+pub struct DisplayWith<'a> {
+    expr: &'a AffineExpr,
+    leaf: Leaf<'a>,
+}
+
+impl AffineExpr {
+    /// This expression printed with `leaf(f, is_symbol, position)` for each
+    /// dimension and symbol.
+    pub fn display_with<'a>(&'a self, leaf: Leaf<'a>) -> DisplayWith<'a> {
+        DisplayWith { expr: self, leaf }
+    }
+}
+
+impl fmt::Display for DisplayWith<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_expr_with(f, self.expr, Binding::Weak, self.leaf)
     }
 }
 

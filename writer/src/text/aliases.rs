@@ -256,9 +256,21 @@ struct Collector<'m> {
     skip: Option<&'m SkipAttr<'m>>,
 }
 
-/// Whether the print leaves attribute `name` of an op out, or with no
-/// name, the op's regions (the custom form of linalg's named ops).
-pub type SkipAttr<'a> = dyn Fn(OpId, Option<&[u8]>) -> bool + Sync + 'a;
+/// What the print of an op may leave out (the custom form's, SPEC.md
+/// §11.4).
+#[derive(Clone, Copy, Debug)]
+pub enum Part<'a> {
+    /// Its attribute of this name.
+    Attr(&'a [u8]),
+    /// Its regions (linalg's named ops).
+    Regions,
+    /// Argument `arg` of the entry block of one of its regions (an op
+    /// whose printer shows those arguments as operands, or not at all).
+    EntryArg { arg: u32 },
+}
+
+/// Whether the print leaves that part of an op out.
+pub type SkipAttr<'a> = dyn Fn(OpId, Part<'_>) -> bool + Sync + 'a;
 
 /// Whether ops named `name` keep their inherent attributes in properties,
 /// which are therefore visited (mlir-opt's `getAttrs()` merges them in).
@@ -513,14 +525,19 @@ impl<'m> Collector<'m> {
         let (_, loc) = self.visit_attr(o.loc, true);
         let mut bytes = own.saturating_add(self.ref_bytes(loc));
         self.nesting += 1;
-        let regions: &[RegionId] = if self.skip.is_some_and(|skip| skip(op, None)) {
+        let regions: &[RegionId] = if self.skip.is_some_and(|skip| skip(op, Part::Regions)) {
             &[]
         } else {
             o.regions()
         };
         for &r in regions {
-            for &b in &m.region(r).blocks {
-                self.visit_block_args(b);
+            for (bi, &b) in m.region(r).blocks.iter().enumerate() {
+                match self.skip {
+                    Some(skip) if bi == 0 => {
+                        self.visit_block_args_but(b, |arg| skip(op, Part::EntryArg { arg }))
+                    }
+                    _ => self.visit_block_args(b),
+                }
                 for &child in &m.block(b).ops {
                     self.visit_op(child);
                 }
@@ -547,9 +564,18 @@ impl<'m> Collector<'m> {
     }
 
     fn visit_block_args(&mut self, b: BlockId) {
+        self.visit_block_args_but(b, |_| false)
+    }
+
+    /// `visit_block_args` of the arguments `skip` does not name (by
+    /// position).
+    fn visit_block_args_but(&mut self, b: BlockId, skip: impl Fn(u32) -> bool) {
         let m = self.m;
         let mut bytes: u64 = 0;
-        for &a in &m.block(b).args {
+        for (i, &a) in m.block(b).args.iter().enumerate() {
+            if skip(i as u32) {
+                continue;
+            }
             let v = m.value(a);
             let (_, t) = self.visit_type(v.ty, false);
             bytes = bytes.saturating_add(24 + self.ref_bytes(t));
@@ -599,7 +625,7 @@ impl<'m> Collector<'m> {
             }
         }
         for &(name, a) in &attrs {
-            if self.skip.is_some_and(|skip| skip(op, Some(name))) {
+            if self.skip.is_some_and(|skip| skip(op, Part::Attr(name))) {
                 continue;
             }
             let (_, i) = self.visit_attr(a, false);

@@ -132,7 +132,7 @@ fn print_impl<'a>(
         (none, beside, size)
     } else {
         let host = opts.host.unwrap_or(&rmlir_dialects::hosts::MLIR_OPT_22);
-        let skip = |op: OpId, name: Option<&[u8]>| custom::skips(m, host, op, name);
+        let skip = |op: OpId, part: super::aliases::Part<'_>| custom::skips(m, host, op, part);
         let skip: Option<&super::aliases::SkipAttr<'_>> =
             if opts.custom { Some(&skip) } else { None };
         let (aliases, beside) =

@@ -31,6 +31,9 @@ type HandPrinter = fn(&mut Printer<'_, '_>, OpId);
 /// The hand-written printers ported, by op name.
 const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("affine.apply", |p, op| p.affine_apply(op)),
+    ("affine.for", |p, op| p.affine_for(op)),
+    ("affine.load", |p, op| p.affine_load_store(op, true)),
+    ("affine.store", |p, op| p.affine_load_store(op, false)),
     ("affine.max", |p, op| p.affine_apply(op)),
     ("affine.min", |p, op| p.affine_apply(op)),
     ("scf.parallel", |p, op| p.scf_parallel(op)),
@@ -1649,6 +1652,180 @@ impl Printer<'_, '_> {
         }
     }
 
+    /// `affine.load %m[%i + 1, symbol(%n)] {…} : memref<…>` and
+    /// `affine.store %v, %m[…] {…} : memref<…>`: the map's results with its
+    /// operands' names (`printAffineMapOfSSAIds`).
+    fn affine_load_store(&mut self, op: OpId, load: bool) {
+        let m = self.shared.m;
+        let ops = m.operands(op).to_vec();
+        let (value, rest) = if load {
+            (None, &ops[..])
+        } else {
+            (ops.first().copied(), ops.get(1..).unwrap_or_default())
+        };
+        let Some((&memref, indices)) = rest.split_first() else {
+            return;
+        };
+        self.out.push(' ');
+        if let Some(v) = value {
+            self.value(v);
+            self.out.push_str(", ");
+        }
+        self.value(memref);
+        self.out.push('[');
+        if let Some(AttrData::AffineMap(map)) = inherent(m, op, b"map").map(|a| m.ctx.attr(a)) {
+            let names: Vec<String> = indices
+                .iter()
+                .map(|&v| {
+                    let mut s = String::new();
+                    self.shared.names.write_value(m, v, &mut s);
+                    s
+                })
+                .collect();
+            let dims = map.num_dims;
+            let leaf = |f: &mut std::fmt::Formatter<'_>, sym: bool, pos: u32| -> std::fmt::Result {
+                let i = if sym { dims + pos } else { pos } as usize;
+                let name = names.get(i).map(String::as_str).unwrap_or("<<invalid>>");
+                if sym {
+                    write!(f, "symbol({name})")
+                } else {
+                    f.write_str(name)
+                }
+            };
+            for (k, e) in map.results.iter().enumerate() {
+                if k > 0 {
+                    self.out.push_str(", ");
+                }
+                let _ = write!(self.out, "{}", e.display_with(&leaf));
+            }
+        }
+        self.out.push(']');
+        self.all_attrs_less(op, &["map"]);
+        self.out.push_str(" : ");
+        self.ty(m.value(memref).ty);
+    }
+
+    /// `affine.for %i = 0 to %n step 2 iter_args(%a = %x) -> (t) { … }
+    /// {…}`: a bound as its constant or symbol where it is one, else `max`
+    /// / `min` and its map with its operands.
+    fn affine_for(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let o = m.op(op);
+        let ops = m.operands(op).to_vec();
+        let sizes: Vec<usize> = match inherent(m, op, b"operandSegmentSizes").map(|a| m.ctx.attr(a))
+        {
+            Some(AttrData::DenseArray { data, .. }) => data
+                .chunks_exact(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]).max(0) as usize)
+                .collect(),
+            _ => return,
+        };
+        let group = |k: usize| -> Vec<ValueId> {
+            let start: usize = sizes.iter().take(k).sum();
+            let len = sizes.get(k).copied().unwrap_or(0);
+            ops.get(start..start + len)
+                .map(<[ValueId]>::to_vec)
+                .unwrap_or_default()
+        };
+        let Some(&body) = o.regions().first() else {
+            return;
+        };
+        let args = m
+            .region(body)
+            .blocks
+            .first()
+            .map(|&b| m.block(b).args.clone())
+            .unwrap_or_default();
+        self.out.push(' ');
+        if let Some(&iv) = args.first() {
+            self.value(iv);
+            if let Some(l) = m.value(iv).loc {
+                self.out.push(' ');
+                self.location(l, false);
+            }
+        }
+        self.out.push_str(" = ");
+        self.affine_bound(b"lowerBoundMap", &group(0), "max", op);
+        self.out.push_str(" to ");
+        self.affine_bound(b"upperBoundMap", &group(1), "min", op);
+        if let Some(AttrData::Integer { value, .. }) =
+            inherent(m, op, b"step").map(|a| m.ctx.attr(a))
+        {
+            if *value != BigInt::from(1) {
+                let _ = write!(self.out, " step {value}");
+            }
+        }
+        let inits = group(2);
+        if !inits.is_empty() {
+            self.out.push_str(" iter_args(");
+            for (k, init) in inits.iter().enumerate() {
+                if k > 0 {
+                    self.out.push_str(", ");
+                }
+                if let Some(&a) = args.get(k + 1) {
+                    self.value(a);
+                }
+                self.out.push_str(" = ");
+                self.value(*init);
+            }
+            self.out.push_str(") -> (");
+            let results: Vec<ValueId> = o.results().collect();
+            self.type_list(&results);
+            self.out.push(')');
+        }
+        self.out.push(' ');
+        self.custom_region(op, body, false, !inits.is_empty());
+        self.all_attrs_less(
+            op,
+            &[
+                "lowerBoundMap",
+                "upperBoundMap",
+                "step",
+                "operandSegmentSizes",
+            ],
+        );
+    }
+
+    /// One bound of `affine.for` (`printBound`).
+    fn affine_bound(&mut self, name: &[u8], operands: &[ValueId], prefix: &str, op: OpId) {
+        use rmlir_format::affine::AffineExpr;
+        let m = self.shared.m;
+        let Some(a) = inherent(m, op, name) else {
+            return;
+        };
+        let AttrData::AffineMap(map) = m.ctx.attr(a) else {
+            return;
+        };
+        if map.results.len() == 1 {
+            if map.num_dims == 0 && map.num_symbols == 0 {
+                if let AffineExpr::Constant(c) = map.results[0] {
+                    let _ = write!(self.out, "{c}");
+                    return;
+                }
+            }
+            if map.num_dims == 0 && map.num_symbols == 1 {
+                if let (AffineExpr::Symbol(_), Some(&v)) = (&map.results[0], operands.first()) {
+                    self.value(v);
+                    return;
+                }
+            }
+        } else {
+            self.out.push_str(prefix);
+            self.out.push(' ');
+        }
+        let dims = map.num_dims as usize;
+        self.attr(a, Elide::Never);
+        let (d, s) = operands.split_at(dims.min(operands.len()));
+        self.out.push('(');
+        self.value_list(d);
+        self.out.push(')');
+        if !s.is_empty() {
+            self.out.push('[');
+            self.value_list(s);
+            self.out.push(']');
+        }
+    }
+
     /// `affine.apply #map(%d0)[%s0] {…}`.
     fn affine_apply(&mut self, op: OpId) {
         let m = self.shared.m;
@@ -1726,8 +1903,9 @@ pub(crate) fn skips(
     m: &Module,
     host: &'static rmlir_dialects::hosts::Host,
     op: OpId,
-    name: Option<&[u8]>,
+    part: super::super::aliases::Part<'_>,
 ) -> bool {
+    use super::super::aliases::Part;
     let names = Names {
         values: Vec::new(),
         blocks: Vec::new(),
@@ -1749,8 +1927,22 @@ pub(crate) fn skips(
         0,
     );
     let how = p.custom_how(op);
-    let Some(name) = name else {
-        return matches!(how, Some(How::LinalgNamed(_)));
+    let name = match part {
+        Part::Attr(name) => name,
+        Part::Regions => return matches!(how, Some(How::LinalgNamed(_))),
+        // Printers that show their entry block's arguments as operands,
+        // or not at all: `affine.for` shows its induction variable's
+        // location.
+        Part::EntryArg { arg, .. } => {
+            let Some(How::Hand(_)) = how else {
+                return false;
+            };
+            return match m.op_names.get(m.op(op).name) {
+                b"scf.for" | b"scf.parallel" => true,
+                b"affine.for" => arg > 0,
+                _ => false,
+            };
+        }
     };
     let segments = name == b"operandSegmentSizes" || name == b"resultSegmentSizes";
     match how {
@@ -1762,6 +1954,12 @@ pub(crate) fn skips(
             let op_name = m.op_names.get(m.op(op).name);
             if op_name == b"vector.transfer_read" || op_name == b"vector.transfer_write" {
                 return transfer_elided(m, op).iter().any(|e| e.as_bytes() == name);
+            }
+            if op_name == b"affine.load" || op_name == b"affine.store" {
+                return name == b"map";
+            }
+            if op_name == b"affine.for" && (name == b"lowerBoundMap" || name == b"upperBoundMap") {
+                return inherent(m, op, name).is_some_and(|a| trivial_bound(m, a));
             }
             segments
         }
@@ -1775,6 +1973,21 @@ pub(crate) fn skips(
                 None => inherent(m, op, name).is_some_and(|a| p.is_default(op, name, a)),
             }
         }
+    }
+}
+
+/// Whether `affine.for` prints bound map `a` without the map: a constant,
+/// or the one symbol of a map over a single symbol.
+fn trivial_bound(m: &Module, a: AttrId) -> bool {
+    use rmlir_format::affine::AffineExpr;
+    match m.ctx.attr(a) {
+        AttrData::AffineMap(map) if map.results.len() == 1 && map.num_dims == 0 => {
+            matches!(
+                (&map.results[0], map.num_symbols),
+                (AffineExpr::Constant(_), 0) | (AffineExpr::Symbol(_), 1)
+            )
+        }
+        _ => false,
     }
 }
 
