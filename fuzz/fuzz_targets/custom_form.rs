@@ -4,7 +4,8 @@
 //! generic form of what the custom form was read as is a fixed point).
 //! Parsed as the command line parses text: with every dialect of
 //! `rmlir-dialects` registered, so StableHLO's syntax (§11.3) is fuzzed
-//! too.
+//! too. What parses is also printed in the custom form (§11.4), which
+//! must not panic, whatever the ops hold.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -22,6 +23,11 @@ fuzz_target!(|data: &[u8]| {
     let Ok(m) = parse(data) else {
         return;
     };
+    let custom = rmlir_writer::PrintOptions {
+        custom: true,
+        ..Default::default()
+    };
+    let _ = rmlir_writer::print_module(&m, custom);
     let printed = rmlir_writer::print_module(&m, Default::default());
     let again = match parse(printed.as_bytes()) {
         Ok(again) => again,
