@@ -2,6 +2,21 @@
 
 use std::path::{Path, PathBuf};
 
+/// The op dialects of each corpus case, from its manifest
+/// (`op_dialects` column), by case id.
+pub fn op_dialects() -> std::collections::BTreeMap<String, String> {
+    let text = std::fs::read_to_string(corpus_dir().join("manifest.tsv")).unwrap_or_default();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
+    let col = header.iter().position(|h| *h == "op_dialects");
+    lines
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Some((f.first()?.to_string(), f.get(col?)?.to_string()))
+        })
+        .collect()
+}
+
 /// The corpus the tests read: `$RMLIR_CORPUS` if set, else
 /// `../shared/corpus` beside the checkout if it exists, else the sample
 /// bundled in `tests/corpus-sample/corpus` (SPEC.md §1.2). Under CI (`CI`

@@ -23,7 +23,7 @@
 //! manifest row and the first difference or error.
 
 use rmlir_reader::{parse_module, ErrorKind};
-use rmlir_tests::{case_dirs, corpus_dir, first_diff, floor, known_failures};
+use rmlir_tests::{case_dirs, first_diff, floor, known_failures, op_dialects};
 use rmlir_writer::{print_module, PrintOptions};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -33,20 +33,6 @@ const AT_LEAST_EQUAL: usize = 5633;
 
 /// The same floor for mlir-opt's own custom prints (`pretty.mlir`).
 const AT_LEAST_EQUAL_PRETTY: usize = 5697;
-
-/// The manifest's op dialects of each case.
-fn op_dialects() -> BTreeMap<String, String> {
-    let text = std::fs::read_to_string(corpus_dir().join("manifest.tsv")).unwrap_or_default();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
-    let col = header.iter().position(|h| *h == "op_dialects");
-    lines
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            Some((f.first()?.to_string(), f.get(col?)?.to_string()))
-        })
-        .collect()
-}
 
 /// One measure: `source` of every case parsed and printed generic against
 /// `expected` (the first of those files the case has), the differences

@@ -23,25 +23,12 @@
 //! first difference.
 
 use rmlir_reader::{parse_module, ErrorKind};
-use rmlir_tests::{case_dirs, corpus_dir, first_diff, floor, known_failures, oracle};
+use rmlir_tests::{case_dirs, first_diff, floor, known_failures, op_dialects, oracle};
 use rmlir_writer::{print_module, PrintOptions};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Cases equal on 2026-11-27 (SPEC.md §11.4, "Measured").
 const AT_LEAST_EQUAL: usize = 4510;
-
-fn op_dialects() -> BTreeMap<String, String> {
-    let text = std::fs::read_to_string(corpus_dir().join("manifest.tsv")).unwrap_or_default();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
-    let col = header.iter().position(|h| *h == "op_dialects");
-    lines
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            Some((f.first()?.to_string(), f.get(col?)?.to_string()))
-        })
-        .collect()
-}
 
 #[test]
 fn corpus_prints_in_custom_form_as_mlir_opt_and_reads_back() {

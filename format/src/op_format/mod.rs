@@ -23,76 +23,55 @@ pub mod operand_groups;
 use std::fmt;
 
 /// Ops whose regions resolve unprefixed op names (`return`) in a dialect
-/// of their own: their `OpAsmOpInterface::getDefaultDialect`.
-const DEFAULT_DIALECTS: &[(&str, &str)] = &[
-    ("builtin.module", "builtin"),
-    ("func.func", "func"),
-    ("gpu.module", "gpu"),
-    ("spirv.module", "spirv"),
-    ("spirv.func", "spirv"),
-    ("pdl.pattern", "pdl"),
-    ("pdl.rewrite", "pdl"),
-    ("async.func", "async"),
-    ("shape.func", "shape"),
-    ("shape.function_library", "shape"),
-    ("transform.foreach", "transform"),
-    ("emitc.file", "emitc"),
-    ("emitc.expression", "emitc"),
-    ("emitc.for", "emitc"),
-    ("emitc.func", "emitc"),
-    ("emitc.if", "emitc"),
-    ("emitc.switch", "emitc"),
-    ("emitc.do", "emitc"),
-    ("pdl_interp.func", "pdl_interp"),
-    ("irdl.dialect", "irdl"),
-    ("transform.sequence", "transform"),
-    ("transform.named_sequence", "transform"),
-    ("transform.with_pdl_patterns", "transform"),
+/// of their own (their `OpAsmOpInterface::getDefaultDialect`), and whether
+/// mlir-opt 22's printer leaves that prefix out too: only for the ops
+/// whose ODS defines `getDefaultDialect` to return it (MLIR 22's `.td`
+/// files); mlir-opt prints `spirv.Return` in a `spirv.func` and
+/// `transform.yield` in a `transform.named_sequence` (checked on the
+/// corpus's `pretty.mlir`).
+const DEFAULT_DIALECTS: &[(&str, &str, bool)] = &[
+    ("builtin.module", "builtin", true),
+    ("func.func", "func", true),
+    ("gpu.module", "gpu", false),
+    ("spirv.module", "spirv", false),
+    ("spirv.func", "spirv", false),
+    ("pdl.pattern", "pdl", true),
+    ("pdl.rewrite", "pdl", true),
+    ("async.func", "async", true),
+    ("shape.func", "shape", true),
+    ("shape.function_library", "shape", true),
+    ("transform.foreach", "transform", true),
+    ("emitc.file", "emitc", true),
+    ("emitc.expression", "emitc", true),
+    ("emitc.for", "emitc", true),
+    ("emitc.func", "emitc", true),
+    ("emitc.if", "emitc", true),
+    ("emitc.switch", "emitc", true),
+    ("emitc.do", "emitc", true),
+    ("pdl_interp.func", "pdl_interp", false),
+    ("irdl.dialect", "irdl", false),
+    ("transform.sequence", "transform", true),
+    ("transform.named_sequence", "transform", false),
+    ("transform.with_pdl_patterns", "transform", true),
 ];
 
 /// The dialect whose ops `op`'s regions name without their prefix
-/// (`return` in a `func.func`), if it sets one: read by the custom-form
-/// parser and printed so by its printer.
+/// (`return` in a `func.func`), if it sets one, as the custom-form parser
+/// reads them.
 pub fn default_dialect(op: &str) -> Option<&'static str> {
     DEFAULT_DIALECTS
         .iter()
-        .find(|(o, _)| *o == op)
-        .map(|(_, d)| *d)
+        .find(|(o, _, _)| *o == op)
+        .map(|(_, d, _)| *d)
 }
-
-/// Ops whose printer leaves their own dialect's prefix out of the names
-/// of the ops in their regions (`return` in a `func.func`): those whose
-/// ODS defines `getDefaultDialect` to return it (MLIR 22's `.td` files).
-/// Fewer than [`default_dialect`]'s: mlir-opt 22 prints `spirv.Return` in
-/// a `spirv.func` and `transform.yield` in a `transform.named_sequence`
-/// (checked on the corpus's `pretty.mlir`).
-const PRINTED_DEFAULT_DIALECTS: &[(&str, &str)] = &[
-    ("builtin.module", "builtin"),
-    ("func.func", "func"),
-    ("async.func", "async"),
-    ("shape.func", "shape"),
-    ("shape.function_library", "shape"),
-    ("pdl.pattern", "pdl"),
-    ("pdl.rewrite", "pdl"),
-    ("transform.foreach", "transform"),
-    ("transform.sequence", "transform"),
-    ("transform.with_pdl_patterns", "transform"),
-    ("emitc.file", "emitc"),
-    ("emitc.expression", "emitc"),
-    ("emitc.for", "emitc"),
-    ("emitc.func", "emitc"),
-    ("emitc.if", "emitc"),
-    ("emitc.switch", "emitc"),
-    ("emitc.do", "emitc"),
-];
 
 /// The dialect whose prefix the custom-form printer leaves out of the
 /// names of the ops in `op`'s regions, if any.
 pub fn printed_default_dialect(op: &str) -> Option<&'static str> {
-    PRINTED_DEFAULT_DIALECTS
+    DEFAULT_DIALECTS
         .iter()
-        .find(|(o, _)| *o == op)
-        .map(|(_, d)| *d)
+        .find(|(o, _, printed)| *printed && *o == op)
+        .map(|(_, d, _)| *d)
 }
 
 /// What a `$name` refers to, by its index in the op's list of that kind.

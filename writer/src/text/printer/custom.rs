@@ -213,11 +213,8 @@ pub(crate) fn block_arg_names(m: &Module, op: OpId, r: RegionId) -> Vec<(ValueId
     let Some(&entry) = m.region(r).blocks.first() else {
         return Vec::new();
     };
-    let inputs = match inherent(m, op, b"operandSegmentSizes").map(|a| m.ctx.attr(a)) {
-        Some(AttrData::DenseArray { data, .. }) if data.len() >= 4 => {
-            i32::from_le_bytes([data[0], data[1], data[2], data[3]]).max(0) as usize
-        }
-        _ => return Vec::new(),
+    let Some(inputs) = operand_segments(m, op).and_then(|s| s.first().copied()) else {
+        return Vec::new();
     };
     m.block(entry)
         .args
@@ -619,6 +616,46 @@ impl Printer<'_, '_> {
             }
         }
         self.out.push(']');
+    }
+
+    /// ` ins(%a : t) outs(%b : u)` of a linalg op: its operands split by
+    /// its first segment size (`printCommonStructuredOpParts`).
+    fn ins_outs(&mut self, op: OpId, ops: &[ValueId]) {
+        let m = self.shared.m;
+        let inputs = operand_segments(m, op)
+            .and_then(|s| s.first().copied())
+            .unwrap_or(0)
+            .min(ops.len());
+        let (ins, outs) = ops.split_at(inputs);
+        for (word, vals) in [(" ins(", ins), (" outs(", outs)] {
+            if !vals.is_empty() {
+                self.out.push_str(word);
+                self.value_list(vals);
+                self.out.push_str(" : ");
+                self.type_list(vals);
+                self.out.push(')');
+            }
+        }
+    }
+
+    /// ` -> t` or ` -> (t, u)` for the op's results, nothing without any
+    /// (`printOptionalArrowTypeList`).
+    fn arrow_result_types(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let results: Vec<ValueId> = m.op(op).results().collect();
+        let Some(&first) = results.first() else {
+            return;
+        };
+        self.out.push_str(" -> ");
+        let parens =
+            results.len() > 1 || matches!(m.ctx.ty(m.value(first).ty), TypeData::Function { .. });
+        if parens {
+            self.out.push('(');
+        }
+        self.type_list(&results);
+        if parens {
+            self.out.push(')');
+        }
     }
 
     fn value_list(&mut self, vals: &[ValueId]) {
@@ -1131,23 +1168,7 @@ impl Printer<'_, '_> {
             self.out.push('}');
         }
         let ops = m.operands(op).to_vec();
-        let inputs = match inherent(m, op, b"operandSegmentSizes").map(|a| m.ctx.attr(a)) {
-            Some(AttrData::DenseArray { data, .. }) if data.len() >= 4 => {
-                (i32::from_le_bytes([data[0], data[1], data[2], data[3]]).max(0) as usize)
-                    .min(ops.len())
-            }
-            _ => 0,
-        };
-        let (ins, outs) = ops.split_at(inputs);
-        for (word, vals) in [(" ins(", ins), (" outs(", outs)] {
-            if !vals.is_empty() {
-                self.out.push_str(word);
-                self.value_list(vals);
-                self.out.push_str(" : ");
-                self.type_list(vals);
-                self.out.push(')');
-            }
-        }
+        self.ins_outs(op, &ops);
         if extra {
             self.out.push_str(" attrs = ");
             self.all_attrs_less(
@@ -1169,17 +1190,7 @@ impl Printer<'_, '_> {
             self.out.push(' ');
             self.custom_region(op, r, true, true);
         }
-        let results: Vec<ValueId> = o.results().collect();
-        if !results.is_empty() {
-            self.out.push_str(" -> ");
-            if results.len() > 1 {
-                self.out.push('(');
-            }
-            self.type_list(&results);
-            if results.len() > 1 {
-                self.out.push(')');
-            }
-        }
+        self.arrow_result_types(op);
     }
 
     /// A named op of linalg: ` indexing_maps = […]` where a contraction's
@@ -1212,34 +1223,8 @@ impl Printer<'_, '_> {
             ],
         );
         let ops = m.operands(op).to_vec();
-        let inputs = match inherent(m, op, b"operandSegmentSizes").map(|a| m.ctx.attr(a)) {
-            Some(AttrData::DenseArray { data, .. }) if data.len() >= 4 => {
-                (i32::from_le_bytes([data[0], data[1], data[2], data[3]]).max(0) as usize)
-                    .min(ops.len())
-            }
-            _ => 0,
-        };
-        let (ins, outs) = ops.split_at(inputs);
-        for (word, vals) in [(" ins(", ins), (" outs(", outs)] {
-            if !vals.is_empty() {
-                self.out.push_str(word);
-                self.value_list(vals);
-                self.out.push_str(" : ");
-                self.type_list(vals);
-                self.out.push(')');
-            }
-        }
-        let results: Vec<ValueId> = m.op(op).results().collect();
-        if !results.is_empty() {
-            self.out.push_str(" -> ");
-            if results.len() > 1 {
-                self.out.push('(');
-            }
-            self.type_list(&results);
-            if results.len() > 1 {
-                self.out.push(')');
-            }
-        }
+        self.ins_outs(op, &ops);
+        self.arrow_result_types(op);
     }
 
     /// linalg's iterator types as the strings they were before they were
@@ -1302,21 +1287,8 @@ impl Printer<'_, '_> {
     fn alloc_tensor(&mut self, op: OpId) {
         let m = self.shared.m;
         let ops = m.operands(op).to_vec();
-        let sizes: Vec<usize> = match inherent(m, op, b"operandSegmentSizes").map(|a| m.ctx.attr(a))
-        {
-            Some(AttrData::DenseArray { data, .. }) => data
-                .chunks_exact(4)
-                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]).max(0) as usize)
-                .collect(),
-            _ => vec![ops.len(), 0, 0],
-        };
-        let group = |k: usize| -> Vec<ValueId> {
-            let start: usize = sizes.iter().take(k).sum();
-            let len = sizes.get(k).copied().unwrap_or(0);
-            ops.get(start..start + len)
-                .map(<[ValueId]>::to_vec)
-                .unwrap_or_default()
-        };
+        let sizes = operand_segments(m, op).unwrap_or_else(|| vec![ops.len(), 0, 0]);
+        let group = |k: usize| segment(&ops, &sizes, k);
         self.out.push('(');
         self.value_list(&group(0));
         self.out.push(')');
@@ -1343,21 +1315,10 @@ impl Printer<'_, '_> {
     fn transfer(&mut self, op: OpId, read: bool) {
         let m = self.shared.m;
         let ops = m.operands(op).to_vec();
-        let sizes: Vec<usize> = match inherent(m, op, b"operandSegmentSizes").map(|a| m.ctx.attr(a))
-        {
-            Some(AttrData::DenseArray { data, .. }) => data
-                .chunks_exact(4)
-                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]).max(0) as usize)
-                .collect(),
-            _ => return,
+        let Some(sizes) = operand_segments(m, op) else {
+            return;
         };
-        let group = |k: usize| -> Vec<ValueId> {
-            let start: usize = sizes.iter().take(k).sum();
-            let len = sizes.get(k).copied().unwrap_or(0);
-            ops.get(start..start + len)
-                .map(<[ValueId]>::to_vec)
-                .unwrap_or_default()
-        };
+        let group = |k: usize| segment(&ops, &sizes, k);
         // Read: base, indices, padding, mask; write: vector, base, indices, mask.
         let (base, indices, other, mask) = if read {
             (group(0), group(1), group(2), group(3))
@@ -1563,21 +1524,10 @@ impl Printer<'_, '_> {
         let m = self.shared.m;
         let o = m.op(op);
         let ops = m.operands(op).to_vec();
-        let sizes: Vec<usize> = match inherent(m, op, b"operandSegmentSizes").map(|a| m.ctx.attr(a))
-        {
-            Some(AttrData::DenseArray { data, .. }) => data
-                .chunks_exact(4)
-                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]).max(0) as usize)
-                .collect(),
-            _ => return,
+        let Some(sizes) = operand_segments(m, op) else {
+            return;
         };
-        let group = |k: usize| -> Vec<ValueId> {
-            let start: usize = sizes.iter().take(k).sum();
-            let len = sizes.get(k).copied().unwrap_or(0);
-            ops.get(start..start + len)
-                .map(<[ValueId]>::to_vec)
-                .unwrap_or_default()
-        };
+        let group = |k: usize| segment(&ops, &sizes, k);
         let Some(&body) = o.regions().first() else {
             return;
         };
@@ -1602,19 +1552,7 @@ impl Printer<'_, '_> {
             self.value_list(&inits);
             self.out.push(')');
         }
-        let results: Vec<ValueId> = o.results().collect();
-        if !results.is_empty() {
-            self.out.push_str(" -> ");
-            let parens = results.len() > 1
-                || matches!(m.ctx.ty(m.value(results[0]).ty), TypeData::Function { .. });
-            if parens {
-                self.out.push('(');
-            }
-            self.type_list(&results);
-            if parens {
-                self.out.push(')');
-            }
-        }
+        self.arrow_result_types(op);
         self.out.push(' ');
         self.custom_region(op, body, false, true);
         self.all_attrs_less(op, &["operandSegmentSizes"]);
@@ -1712,21 +1650,10 @@ impl Printer<'_, '_> {
         let m = self.shared.m;
         let o = m.op(op);
         let ops = m.operands(op).to_vec();
-        let sizes: Vec<usize> = match inherent(m, op, b"operandSegmentSizes").map(|a| m.ctx.attr(a))
-        {
-            Some(AttrData::DenseArray { data, .. }) => data
-                .chunks_exact(4)
-                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]).max(0) as usize)
-                .collect(),
-            _ => return,
+        let Some(sizes) = operand_segments(m, op) else {
+            return;
         };
-        let group = |k: usize| -> Vec<ValueId> {
-            let start: usize = sizes.iter().take(k).sum();
-            let len = sizes.get(k).copied().unwrap_or(0);
-            ops.get(start..start + len)
-                .map(<[ValueId]>::to_vec)
-                .unwrap_or_default()
-        };
+        let group = |k: usize| segment(&ops, &sizes, k);
         let Some(&body) = o.regions().first() else {
             return;
         };
@@ -2110,6 +2037,27 @@ fn region_group(m: &Module, op: OpId, syn: &OpSyntax, i: usize) -> Vec<RegionId>
         start += len;
     }
     Vec::new()
+}
+
+/// `op`'s operand segment sizes, if it has them.
+fn operand_segments(m: &Module, op: OpId) -> Option<Vec<usize>> {
+    match inherent(m, op, b"operandSegmentSizes").map(|a| m.ctx.attr(a)) {
+        Some(AttrData::DenseArray { data, .. }) => Some(
+            data.chunks_exact(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]).max(0) as usize)
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// Segment `k` of `ops`, cut by `sizes`.
+fn segment(ops: &[ValueId], sizes: &[usize], k: usize) -> Vec<ValueId> {
+    let start: usize = sizes.iter().take(k).sum();
+    let len = sizes.get(k).copied().unwrap_or(0);
+    ops.get(start..start + len)
+        .map(<[ValueId]>::to_vec)
+        .unwrap_or_default()
 }
 
 /// The successors of successor group `i` of `op`.
