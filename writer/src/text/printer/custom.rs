@@ -658,6 +658,22 @@ impl Printer<'_, '_> {
         }
     }
 
+    /// ` iter_args(%a = %x, …)`: loop-carried arguments and their initial
+    /// values (`printInitializationList`).
+    fn iter_args(&mut self, args: &[ValueId], inits: &[ValueId]) {
+        self.out.push_str(" iter_args(");
+        for (k, init) in inits.iter().enumerate() {
+            if k > 0 {
+                self.out.push_str(", ");
+            }
+            if let Some(&a) = args.get(k) {
+                self.value(a);
+            }
+            self.out.push_str(" = ");
+            self.value(*init);
+        }
+    }
+
     fn value_list(&mut self, vals: &[ValueId]) {
         for (k, &v) in vals.iter().enumerate() {
             if k > 0 {
@@ -1425,12 +1441,7 @@ impl Printer<'_, '_> {
         let Some(&body) = o.regions().first() else {
             return;
         };
-        let args = m
-            .region(body)
-            .blocks
-            .first()
-            .map(|&b| m.block(b).args.clone())
-            .unwrap_or_default();
+        let args = entry_args(m, body);
         self.out.push(' ');
         if let Some(&iv) = args.first() {
             self.value(iv);
@@ -1444,17 +1455,7 @@ impl Printer<'_, '_> {
         }
         let inits = ops.get(3..).unwrap_or_default().to_vec();
         if !inits.is_empty() {
-            self.out.push_str(" iter_args(");
-            for (k, init) in inits.iter().enumerate() {
-                if k > 0 {
-                    self.out.push_str(", ");
-                }
-                if let Some(&a) = args.get(k + 1) {
-                    self.value(a);
-                }
-                self.out.push_str(" = ");
-                self.value(*init);
-            }
+            self.iter_args(args.get(1..).unwrap_or_default(), &inits);
             self.out.push_str(") -> (");
             self.type_list(&inits);
             self.out.push(')');
@@ -1531,12 +1532,7 @@ impl Printer<'_, '_> {
         let Some(&body) = o.regions().first() else {
             return;
         };
-        let args = m
-            .region(body)
-            .blocks
-            .first()
-            .map(|&b| m.block(b).args.clone())
-            .unwrap_or_default();
+        let args = entry_args(m, body);
         self.out.push_str(" (");
         self.value_list(&args);
         self.out.push_str(") = (");
@@ -1657,12 +1653,7 @@ impl Printer<'_, '_> {
         let Some(&body) = o.regions().first() else {
             return;
         };
-        let args = m
-            .region(body)
-            .blocks
-            .first()
-            .map(|&b| m.block(b).args.clone())
-            .unwrap_or_default();
+        let args = entry_args(m, body);
         self.out.push(' ');
         if let Some(&iv) = args.first() {
             self.value(iv);
@@ -1684,17 +1675,7 @@ impl Printer<'_, '_> {
         }
         let inits = group(2);
         if !inits.is_empty() {
-            self.out.push_str(" iter_args(");
-            for (k, init) in inits.iter().enumerate() {
-                if k > 0 {
-                    self.out.push_str(", ");
-                }
-                if let Some(&a) = args.get(k + 1) {
-                    self.value(a);
-                }
-                self.out.push_str(" = ");
-                self.value(*init);
-            }
+            self.iter_args(args.get(1..).unwrap_or_default(), &inits);
             self.out.push_str(") -> (");
             let results: Vec<ValueId> = o.results().collect();
             self.type_list(&results);
@@ -2037,6 +2018,15 @@ fn region_group(m: &Module, op: OpId, syn: &OpSyntax, i: usize) -> Vec<RegionId>
         start += len;
     }
     Vec::new()
+}
+
+/// The arguments of region `r`'s entry block (none without a block).
+fn entry_args(m: &Module, r: RegionId) -> Vec<ValueId> {
+    m.region(r)
+        .blocks
+        .first()
+        .map(|&b| m.block(b).args.clone())
+        .unwrap_or_default()
 }
 
 /// `op`'s operand segment sizes, if it has them.
