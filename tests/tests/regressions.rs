@@ -352,19 +352,3 @@ fn operand_named_like_an_argument_of_its_own_region_is_refused() {
         "{e}"
     );
 }
-
-/// A branch to a region's labelled entry block is refused where it names
-/// it, as mlir-opt 22 refuses it (`tests/regressions/text/`; found by the
-/// custom_form fuzz target: the generic print of such a module, whose
-/// entry block prints without its label, did not parse).
-#[test]
-fn branch_to_a_labelled_entry_block_is_refused() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("regressions/text/branch-to-labelled-entry-block.mlir");
-    let e = rmlir_reader::parse_module(&std::fs::read(&path).unwrap(), "r.mlir").unwrap_err();
-    assert!(
-        e.to_string()
-            .starts_with("r.mlir:4:15: error: entry block of region may not have predecessors"),
-        "{e}"
-    );
-}

@@ -299,11 +299,6 @@ struct NameEntry {
 
 struct BlockScope<'a> {
     blocks: HashMap<&'a [u8], (BlockId, bool, usize)>,
-    /// The region's entry block where it has a label: no op may branch
-    /// to it (MLIR's verifier: "entry block of region may not have
-    /// predecessors"), and its generic print, without a label when it has
-    /// no arguments, could not say it.
-    entry: Option<BlockId>,
 }
 
 /// A parsed dense/sparse literal element with its sign.
@@ -752,7 +747,6 @@ impl<'a> Parser<'a> {
         self.m.push_block(top_region, top_block);
         self.block_scopes.push(BlockScope {
             blocks: HashMap::default(),
-            entry: None,
         });
         loop {
             match self.tok.kind {
@@ -1487,20 +1481,7 @@ impl<'a> Parser<'a> {
 
     // ----- regions and blocks -----
 
-    /// A successor: a block of the current region, not its entry block.
     fn parse_block_ref(&mut self) -> Result<BlockId> {
-        let at = self.tok.start;
-        let b = self.block_ref_or_new()?;
-        let scope = self.block_scopes.last().expect("a block was referenced");
-        if scope.entry == Some(b) {
-            return self.sem_err_at(at, "entry block of region may not have predecessors");
-        }
-        Ok(b)
-    }
-
-    /// The block `^name` names in the current region, made where it is
-    /// not yet.
-    fn block_ref_or_new(&mut self) -> Result<BlockId> {
         let t = self.expect(Tok::CaretId, "a block name (^name)")?;
         let name = &self.src[t.start + 1..t.end];
         let Some(scope) = self.block_scopes.last_mut() else {
@@ -1529,7 +1510,6 @@ impl<'a> Parser<'a> {
         self.expect(Tok::LBrace, "'{' to begin a region")?;
         self.block_scopes.push(BlockScope {
             blocks: HashMap::default(),
-            entry: None,
         });
         self.scope_defs.push(Vec::new());
         if !args.is_empty() || !self.is(Tok::RBrace) {
@@ -1549,9 +1529,7 @@ impl<'a> Parser<'a> {
                 }
                 entry
             } else if self.is(Tok::CaretId) {
-                let entry = self.parse_block_label()?;
-                self.block_scopes.last_mut().expect("pushed above").entry = Some(entry);
-                entry
+                self.parse_block_label()?
             } else {
                 self.m.new_block()
             };
@@ -1590,7 +1568,7 @@ impl<'a> Parser<'a> {
 
     fn parse_block_label(&mut self) -> Result<BlockId> {
         let t = self.tok;
-        let b = self.block_ref_or_new()?;
+        let b = self.parse_block_ref()?;
         let name = &self.src[t.start + 1..t.end];
         let scope = self.block_scopes.last_mut().expect("inside a region");
         let entry = scope.blocks.get_mut(name).expect("just referenced");

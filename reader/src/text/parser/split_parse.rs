@@ -431,7 +431,6 @@ impl<'a> Seed<'a> {
         let block = p.m.new_block();
         p.block_scopes.push(BlockScope {
             blocks: HashMap::default(),
-            entry: None,
         });
         while p.tok.start < plan.body_end {
             if cancel.load(Ordering::Relaxed) || !(p.is(Tok::String) || p.is(Tok::BareIdent)) {

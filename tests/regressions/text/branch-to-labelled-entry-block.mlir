@@ -1,5 +1,0 @@
-"func.func"() <{function_type = () -> (), sym_name = "f"}> ({
-^bb0:
-  "test.foo"() : () -> ()
-  "test.br"()[^bb0] : () -> ()
-}) : () -> ()
