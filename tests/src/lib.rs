@@ -214,6 +214,17 @@ pub fn dialect_attr_with_distinct(text: &str) -> bool {
     })
 }
 
+/// Whether the structural check (`rmlir_format::verify`, what `rmlir-bc
+/// verify` runs; SPEC.md §8.6) finds `m` invalid: IR that mlir-opt's
+/// verifier refuses, whose print need not read back (a branch to a
+/// labelled entry block prints that block without its label). Used by
+/// the `custom_form` fuzz target to skip such modules, and only those.
+pub fn structurally_invalid(m: &rmlir_format::Module) -> bool {
+    let registry = rmlir_format::op_registry::OpRegistry::default_ref();
+    let (_, findings) = rmlir_format::verify::verify(m, registry, &mut |_, _, _| {});
+    !findings.is_empty()
+}
+
 /// Whether the module holds a dialect attribute or type whose body MLIR
 /// prints in a form its own parser does not read back, which mlir-opt 22
 /// prints the same way and refuses in turn (both checked by hand):

@@ -352,3 +352,23 @@ fn operand_named_like_an_argument_of_its_own_region_is_refused() {
         "{e}"
     );
 }
+
+/// A branch to a region's labelled entry block parses (mlir-opt's parser
+/// accepts it too) and the structural check refuses it, as mlir-opt's
+/// verifier does; the custom_form fuzz target skips such modules, whose
+/// generic print (the entry block without its label) does not read back.
+#[test]
+fn branch_to_a_labelled_entry_block_is_invalid_ir() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("regressions/text/branch-to-labelled-entry-block.mlir");
+    let m = rmlir_reader::parse_module(&std::fs::read(&path).unwrap(), "r.mlir").unwrap();
+    assert!(rmlir_tests::structurally_invalid(&m));
+    let registry = rmlir_format::op_registry::OpRegistry::default_ref();
+    let (_, findings) = rmlir_format::verify::verify(&m, registry, &mut |_, _, _| {});
+    assert!(
+        findings
+            .iter()
+            .any(|d| d.message.contains("is the entry block of its region")),
+        "{findings:?}"
+    );
+}
