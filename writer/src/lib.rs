@@ -1,5 +1,6 @@
-//! rmlir-writer: the rmlir IR to MLIR's generic textual form (SPEC.md §4)
-//! and to its bytecode, at any version 0–6 (§6).
+//! rmlir-writer: the rmlir IR to MLIR's generic textual form (SPEC.md §4),
+//! its custom form where the ops' printers are ported (§11.4), and its
+//! bytecode, at any version 0–6 (§6).
 #![warn(missing_docs)]
 pub mod bytecode;
 pub mod text;

@@ -1,4 +1,5 @@
-//! The generic textual form.
+//! The textual form: generic, and custom where the ops' printers are
+//! ported (SPEC.md §4, §11.4).
 mod aliases;
 mod names;
 mod print_size;

@@ -1,7 +1,9 @@
-//! The generic-form printer (SPEC.md §4): byte-identical to
+//! The text printer (SPEC.md §4): byte-identical to
 //! `mlir-opt --allow-unregistered-dialect --mlir-print-op-generic
 //! --mlir-print-debuginfo` (and, in local-scope mode, with
-//! `--mlir-print-local-scope`).
+//! `--mlir-print-local-scope`); with `PrintOptions::custom`, the custom
+//! form mlir-opt prints without `--mlir-print-op-generic`, where we have
+//! the op's printer (`custom`, SPEC.md §11.4).
 
 mod custom;
 
