@@ -6,7 +6,9 @@
 //! IR.
 
 use super::*;
-use rmlir_format::op_format::catalog::{Arity, AttrKind, Catalog, OpSyntax, Trait, ValueSpec};
+use rmlir_format::op_format::catalog::{
+    Arity, AttrKind, Catalog, GroupSpec, OpSyntax, Trait, ValueSpec,
+};
 use rmlir_format::op_format::{printed_default_dialect, Element, Var};
 
 /// How an op is printed in the custom form.
@@ -2000,24 +2002,29 @@ fn result_group(m: &Module, op: OpId, syn: &OpSyntax, i: usize) -> Vec<ValueId> 
         .unwrap_or_default()
 }
 
-/// The regions of region group `i` of `op` (a variadic group takes what
-/// the fixed ones leave).
+/// The regions of region group `i` of `op`.
 fn region_group(m: &Module, op: OpId, syn: &OpSyntax, i: usize) -> Vec<RegionId> {
-    let all = m.op(op).regions();
-    let fixed = syn.regions.iter().filter(|r| !r.variadic).count();
+    variadic_group(m.op(op).regions(), &syn.regions, i)
+}
+
+/// Group `i` of `all`, cut by `groups`: a variadic group takes what the
+/// fixed ones leave (regions and successors, which have no sizes).
+fn variadic_group<T: Copy>(all: &[T], groups: &[GroupSpec], i: usize) -> Vec<T> {
+    let fixed = groups.iter().filter(|g| !g.variadic).count();
     let var = all.len().saturating_sub(fixed);
-    let mut start = 0;
-    for (k, g) in syn.regions.iter().enumerate() {
-        let len = if g.variadic { var } else { 1 };
-        if k == i {
-            return all
-                .get(start..start + len)
-                .map(<[RegionId]>::to_vec)
-                .unwrap_or_default();
-        }
-        start += len;
-    }
-    Vec::new()
+    let start: usize = groups
+        .iter()
+        .take(i)
+        .map(|g| if g.variadic { var } else { 1 })
+        .sum();
+    let len = match groups.get(i) {
+        Some(g) if g.variadic => var,
+        Some(_) => 1,
+        None => 0,
+    };
+    all.get(start..start + len)
+        .map(<[T]>::to_vec)
+        .unwrap_or_default()
 }
 
 /// The arguments of region `r`'s entry block (none without a block).
@@ -2031,7 +2038,13 @@ fn entry_args(m: &Module, r: RegionId) -> Vec<ValueId> {
 
 /// `op`'s operand segment sizes, if it has them.
 fn operand_segments(m: &Module, op: OpId) -> Option<Vec<usize>> {
-    match inherent(m, op, b"operandSegmentSizes").map(|a| m.ctx.attr(a)) {
+    segment_sizes(m, op, b"operandSegmentSizes")
+}
+
+/// The segment sizes `op` holds under `name` (`operandSegmentSizes`,
+/// `resultSegmentSizes`), if it has them.
+fn segment_sizes(m: &Module, op: OpId, name: &[u8]) -> Option<Vec<usize>> {
+    match inherent(m, op, name).map(|a| m.ctx.attr(a)) {
         Some(AttrData::DenseArray { data, .. }) => Some(
             data.chunks_exact(4)
                 .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]).max(0) as usize)
@@ -2052,21 +2065,7 @@ fn segment(ops: &[ValueId], sizes: &[usize], k: usize) -> Vec<ValueId> {
 
 /// The successors of successor group `i` of `op`.
 fn successor_group(m: &Module, op: OpId, syn: &OpSyntax, i: usize) -> Vec<BlockId> {
-    let all = m.op(op).successors();
-    let fixed = syn.successors.iter().filter(|r| !r.variadic).count();
-    let var = all.len().saturating_sub(fixed);
-    let mut start = 0;
-    for (k, g) in syn.successors.iter().enumerate() {
-        let len = if g.variadic { var } else { 1 };
-        if k == i {
-            return all
-                .get(start..start + len)
-                .map(<[BlockId]>::to_vec)
-                .unwrap_or_default();
-        }
-        start += len;
-    }
-    Vec::new()
+    variadic_group(m.op(op).successors(), &syn.successors, i)
 }
 
 fn group_range(
@@ -2077,13 +2076,7 @@ fn group_range(
     i: usize,
     seg_name: &[u8],
 ) -> (usize, usize) {
-    if let Some(AttrData::DenseArray { data, .. }) =
-        inherent(m, op, seg_name).map(|a| m.ctx.attr(a))
-    {
-        let sizes: Vec<usize> = data
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]).max(0) as usize)
-            .collect();
+    if let Some(sizes) = segment_sizes(m, op, seg_name) {
         let start = sizes.iter().take(i).sum();
         return (start, sizes.get(i).copied().unwrap_or(0));
     }
