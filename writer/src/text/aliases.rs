@@ -264,9 +264,9 @@ pub enum Part<'a> {
     Attr(&'a [u8]),
     /// Its regions (linalg's named ops).
     Regions,
-    /// Argument `arg` of the entry block of one of its regions (an op
+    /// Argument `arg` of the entry block of its region `region` (an op
     /// whose printer shows those arguments as operands, or not at all).
-    EntryArg { arg: u32 },
+    EntryArg { region: u32, arg: u32 },
 }
 
 /// Whether the print leaves that part of an op out.
@@ -530,12 +530,18 @@ impl<'m> Collector<'m> {
         } else {
             o.regions()
         };
-        for &r in regions {
+        for (ri, &r) in regions.iter().enumerate() {
             for (bi, &b) in m.region(r).blocks.iter().enumerate() {
                 match self.skip {
-                    Some(skip) if bi == 0 => {
-                        self.visit_block_args_but(b, |arg| skip(op, Part::EntryArg { arg }))
-                    }
+                    Some(skip) if bi == 0 => self.visit_block_args_but(b, |arg| {
+                        skip(
+                            op,
+                            Part::EntryArg {
+                                region: ri as u32,
+                                arg,
+                            },
+                        )
+                    }),
                     _ => self.visit_block_args(b),
                 }
                 for &child in &m.block(b).ops {

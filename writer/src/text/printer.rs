@@ -411,9 +411,18 @@ impl Printer<'_, '_> {
             self.shared.names.write_results(m, op, &mut self.out);
             self.out.push_str(" = ");
         }
+        self.op_body(op);
+        self.out.push(' ');
+        self.location(o.loc, true);
+    }
+
+    /// An op after its results and before its location: its custom form
+    /// where it has one (and the custom form is printed), else generic
+    /// (`printCustomOrGenericOp`).
+    fn op_body(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let o = m.op(op);
         if self.shared.custom && self.custom_op(op) {
-            self.out.push(' ');
-            self.location(o.loc, true);
             return;
         }
         self.out
@@ -483,8 +492,6 @@ impl Printer<'_, '_> {
             let results: Vec<TypeId> = o.results().map(|v| m.value(v).ty).collect();
             self.result_types(&results);
         }
-        self.out.push(' ');
-        self.location(o.loc, true);
     }
 
     fn result_types(&mut self, results: &[TypeId]) {

@@ -11,6 +11,11 @@ use rmlir_format::op_format::catalog::{
 };
 use rmlir_format::op_format::{printed_default_dialect, Element, Var};
 
+mod affine;
+mod directives;
+mod scf;
+mod vector;
+
 /// How an op is printed in the custom form.
 #[derive(Clone, Copy)]
 pub(super) enum How {
@@ -49,6 +54,13 @@ const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("linalg.yield", |p, op| p.linalg_yield(op)),
     ("scf.for", |p, op| p.scf_for(op)),
     ("scf.if", |p, op| p.scf_if(op)),
+    ("scf.while", |p, op| p.scf_while(op)),
+    ("affine.if", |p, op| p.affine_if(op)),
+    ("scf.forall", |p, op| p.scf_forall(op)),
+    ("scf.forall.in_parallel", |p, op| p.scf_in_parallel(op)),
+    ("scf.execute_region", |p, op| p.scf_execute_region(op)),
+    ("vector.mask", |p, op| p.vector_mask(op)),
+    ("vector.outerproduct", |p, op| p.vector_outerproduct(op)),
 ];
 
 /// The ops printed by `function_interface_impl::printFunctionOp` with
@@ -197,6 +209,7 @@ fn result_name(m: &Module, op: OpId) -> Option<String> {
             ),
             _ => None,
         },
+        "arith.muli" => vscale_multiple_name(m, op),
         "shape.const_size" => match m.ctx.attr(inherent(m, op, b"value")?) {
             AttrData::Integer { value, .. } => Some(format!("c{value}")),
             _ => None,
@@ -224,6 +237,72 @@ pub(crate) fn block_arg_names(m: &Module, op: OpId, r: RegionId) -> Vec<(ValueId
         .enumerate()
         .map(|(i, &a)| (a, if i < inputs { "in" } else { "out" }))
         .collect()
+}
+
+/// `arith.muli`'s name for a constant times `vector.vscale` (either way
+/// round): `%c<constant>_vscale` (`MulIOp::getAsmResultNames`).
+fn vscale_multiple_name(m: &Module, op: OpId) -> Option<String> {
+    let def = |v: ValueId| match m.value(v).def {
+        ValueDef::Result { op, .. } => Some(op),
+        _ => None,
+    };
+    let constant = |v: ValueId| -> Option<BigInt> {
+        let c = def(v)?;
+        if m.op_name(c) != b"arith.constant" {
+            return None;
+        }
+        match m.ctx.attr(inherent(m, c, b"value")?) {
+            AttrData::Integer { ty, value } => match m.ctx.ty(*ty) {
+                TypeData::Integer {
+                    width,
+                    signedness: Signedness::Signless,
+                } if *width <= 64 => Some(signed(value, *width)),
+                TypeData::Index => Some(signed(value, 64)),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    let is_vscale = |v: ValueId| def(v).is_some_and(|d| m.op_name(d) == b"vector.vscale");
+    let &[lhs, rhs] = m.operands(op) else {
+        return None;
+    };
+    let base = match (constant(lhs), constant(rhs)) {
+        (Some(c), _) if is_vscale(rhs) => c,
+        (_, Some(c)) if is_vscale(lhs) => c,
+        _ => return None,
+    };
+    Some(format!("c{base}_vscale"))
+}
+
+/// The integers of a `DenseI64ArrayAttr`.
+fn dense_i64s(m: &Module, a: AttrId) -> Option<Vec<i64>> {
+    match m.ctx.attr(a) {
+        AttrData::DenseArray { data, .. } if data.len() % 8 == 0 => Some(
+            data.chunks_exact(8)
+                .map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// The integer an `arith.constant` defining `v` holds, read signed.
+fn constant_int(m: &Module, v: ValueId) -> Option<BigInt> {
+    let ValueDef::Result { op, .. } = m.value(v).def else {
+        return None;
+    };
+    if m.op_name(op) != b"arith.constant" {
+        return None;
+    }
+    match m.ctx.attr(inherent(m, op, b"value")?) {
+        AttrData::Integer { ty, value } => match m.ctx.ty(*ty) {
+            TypeData::Integer { width, .. } => Some(signed(value, *width)),
+            TypeData::Index => Some(signed(value, 64)),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// `value` read as a signed integer of `width` bits (LLVM's `APInt`
@@ -378,18 +457,7 @@ impl Printer<'_, '_> {
                 Element::Optional {
                     then, otherwise, ..
                 } => walk(syn, then) && walk(syn, otherwise),
-                Element::Custom { name, args } => {
-                    name == "DynamicIndexList"
-                        && matches!(
-                            args.as_slice(),
-                            [Element::Var(Var::Operand(_)), Element::Var(Var::Attr(_))]
-                                | [
-                                    Element::Var(Var::Operand(_)),
-                                    Element::Var(Var::Attr(_)),
-                                    Element::Var(Var::Attr(_))
-                                ]
-                        )
-                }
+                Element::Custom { name, .. } => directives::directive(name).is_some(),
                 Element::OIList(clauses) => clauses.iter().all(|c| walk(syn, c)),
                 Element::PropDict | Element::Ref(_) | Element::StringArg(_) => false,
             })
@@ -549,8 +617,10 @@ impl Printer<'_, '_> {
                 }
             }
             Element::Type(inner) => self.type_of(op, syn, inner, qualified),
-            Element::Custom { name, args } if name == "DynamicIndexList" => {
-                self.dynamic_index_list(op, syn, args)
+            Element::Custom { name, args } => {
+                if let Some(print) = directives::directive(name) {
+                    print(self, op, syn, args)
+                }
             }
             Element::Qualified(inner) => self.value_element(op, syn, inner, true),
             Element::FunctionalType(a, b) => {
@@ -595,7 +665,34 @@ impl Printer<'_, '_> {
             Some(Element::Var(Var::Attr(i))) => array(*i).iter().map(|&b| b != 0).collect(),
             _ => Vec::new(),
         };
-        self.out.push('[');
+        // The delimiters, `[…]` unless a string argument names others.
+        let (open, close) = args
+            .iter()
+            .find_map(|a| match a {
+                Element::StringArg(s) => match s.trim_matches('"').rsplit("::").next() {
+                    Some("Paren") => Some(('(', ')')),
+                    Some("LessGreater") => Some(('<', '>')),
+                    Some("Braces") => Some(('{', '}')),
+                    Some("Square") => Some(('[', ']')),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .unwrap_or(('[', ']'));
+        self.index_list(&values, &integers, &scalable, (open, close));
+    }
+
+    /// `printDynamicIndexList`: `integers` between `delims`, each dynamic
+    /// one (`i64::MIN`) replaced by the next of `values`, each scalable
+    /// one in `[…]`.
+    pub(super) fn index_list(
+        &mut self,
+        values: &[ValueId],
+        integers: &[i64],
+        scalable: &[bool],
+        (open, close): (char, char),
+    ) {
+        self.out.push(open);
         let mut next = 0;
         for (k, &n) in integers.iter().enumerate() {
             if k > 0 {
@@ -617,7 +714,7 @@ impl Printer<'_, '_> {
                 self.out.push(']');
             }
         }
-        self.out.push(']');
+        self.out.push(close);
     }
 
     /// ` ins(%a : t) outs(%b : u)` of a linalg op: its operands split by
@@ -1127,6 +1224,13 @@ impl Printer<'_, '_> {
     /// `printOptionalAttrDict` of the op's attributes (inherent and
     /// discardable, sorted by name) less `elided`.
     fn all_attrs_less(&mut self, op: OpId, elided: &[&str]) {
+        self.all_attrs_with(op, elided, false)
+    }
+
+    /// `printOptionalAttrDict`, or with `keyword`
+    /// `printOptionalAttrDictWithKeyword` (` attributes {…}`), of the
+    /// op's attributes less `elided`.
+    fn all_attrs_with(&mut self, op: OpId, elided: &[&str], keyword: bool) {
         let m = self.shared.m;
         let o = m.op(op);
         let mut entries: Vec<(Bytes, AttrId)> = Vec::new();
@@ -1141,6 +1245,9 @@ impl Printer<'_, '_> {
         }
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         if !entries.is_empty() {
+            if keyword {
+                self.out.push_str(" attributes");
+            }
             self.out.push_str(" {");
             self.dict_entries(&entries);
             self.out.push('}');
@@ -1843,20 +1950,31 @@ pub(crate) fn skips(
         // Printers that show their entry block's arguments as operands,
         // or not at all: `affine.for` shows its induction variable's
         // location.
-        Part::EntryArg { arg, .. } => {
+        Part::EntryArg { region, arg } => {
             let Some(How::Hand(_)) = how else {
                 return false;
             };
             return match m.op_names.get(m.op(op).name) {
-                b"scf.for" | b"scf.parallel" => true,
+                b"scf.for" | b"scf.parallel" | b"scf.forall" => true,
                 b"affine.for" => arg > 0,
+                b"scf.while" => region == 0,
                 _ => false,
             };
         }
     };
     let segments = name == b"operandSegmentSizes" || name == b"resultSegmentSizes";
     match how {
-        None | Some(How::Function(_)) => false,
+        None => false,
+        // The arguments of a function with a body print as its entry
+        // block's (`printRegionArgument`), whose attributes mlir-opt's
+        // alias walk does not visit.
+        Some(How::Function(_)) => {
+            name == b"arg_attrs"
+                && m.op(op)
+                    .regions()
+                    .first()
+                    .is_some_and(|&r| !m.region(r).blocks.is_empty())
+        }
         Some(How::LinalgNamed(_)) => {
             segments || name == b"linalg.memoized_indexing_maps" || name == b"indexing_maps"
         }

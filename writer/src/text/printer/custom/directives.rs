@@ -1,0 +1,236 @@
+//! Custom directives of declarative formats (`custom<Name>(…)`): ports
+//! of the C++ `print<Name>` functions ODS formats call, registered once
+//! by name. A format with a directive not registered here prints in the
+//! generic form.
+
+use super::*;
+
+/// Prints a custom directive of `op` with the directive's arguments as
+/// the format gives them.
+pub(super) type DirectivePrinter = fn(&mut Printer<'_, '_>, OpId, &OpSyntax, &[Element]);
+
+/// The custom directives ported, by name.
+const DIRECTIVES: &[(&str, DirectivePrinter)] = &[
+    ("DynamicIndexList", |p, op, syn, args| {
+        p.dynamic_index_list(op, syn, args)
+    }),
+    ("CreateOperationOpAttributes", |p, op, syn, args| {
+        p.named_attribute_operands(op, syn, args)
+    }),
+    ("OperationOpAttributes", |p, op, syn, args| {
+        p.named_attribute_operands(op, syn, args)
+    }),
+    ("CreateOperationOpResults", |p, op, syn, args| {
+        p.create_operation_results(op, syn, args)
+    }),
+    ("SemiFunctionType", |p, op, syn, args| {
+        p.semi_function_type(op, syn, args)
+    }),
+    ("AsyncDependencies", |p, op, syn, args| {
+        p.async_dependencies(op, syn, args)
+    }),
+    ("AwaitResultType", |p, op, syn, args| {
+        if let Some(&t) = p.arg_types(op, syn, args.first()).first() {
+            p.ty(t);
+        }
+    }),
+    ("PackedOrDynamicIndexList", |p, op, syn, args| {
+        p.packed_or_dynamic_index_list(op, syn, args)
+    }),
+    ("RangeType", |p, op, syn, args| p.range_type(op, syn, args)),
+    ("SequenceOpOperands", |p, op, syn, args| {
+        p.sequence_op_operands(op, syn, args)
+    }),
+];
+
+/// The printer of directive `name`, if it is ported.
+pub(super) fn directive(name: &str) -> Option<DirectivePrinter> {
+    DIRECTIVES.iter().find(|(n, _)| *n == name).map(|(_, p)| *p)
+}
+
+impl Printer<'_, '_> {
+    /// The operands an argument of a directive refers to.
+    pub(super) fn arg_operands(
+        &self,
+        op: OpId,
+        syn: &OpSyntax,
+        e: Option<&Element>,
+    ) -> Vec<ValueId> {
+        match e {
+            Some(Element::Var(Var::Operand(i))) => operand_group(self.shared.m, op, syn, *i),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The attribute an argument of a directive refers to, if the op
+    /// has it.
+    pub(super) fn arg_attr(&self, op: OpId, syn: &OpSyntax, e: Option<&Element>) -> Option<AttrId> {
+        match e {
+            Some(Element::Var(Var::Attr(i))) => {
+                inherent(self.shared.m, op, syn.attrs[*i].name.as_bytes())
+            }
+            _ => None,
+        }
+    }
+
+    /// The types an argument of a directive refers to (`type($x)`, also
+    /// under `ref(…)`).
+    pub(super) fn arg_types(&self, op: OpId, syn: &OpSyntax, e: Option<&Element>) -> Vec<TypeId> {
+        match e {
+            Some(Element::Ref(inner)) => self.arg_types(op, syn, Some(inner)),
+            Some(e) => self.types_of(op, syn, e),
+            None => Vec::new(),
+        }
+    }
+
+    /// `custom<RangeType>(ref(type($arguments)), type($result))` of
+    /// `pdl_interp.create_range`: `: type` only where there are no
+    /// arguments to infer it from (`printRangeType`).
+    fn range_type(&mut self, op: OpId, syn: &OpSyntax, args: &[Element]) {
+        if !self.arg_types(op, syn, args.first()).is_empty() {
+            return;
+        }
+        if let Some(&t) = self.arg_types(op, syn, args.get(1)).first() {
+            self.out.push_str(": ");
+            self.ty(t);
+        }
+    }
+
+    /// `custom<SequenceOpOperands>($root, type($root), $extra,
+    /// type($extra))` of `transform.sequence`: `%root[, %extra…] : t` or
+    /// `: (t, u…)`, nothing without a root (`printSequenceOpOperands`).
+    fn sequence_op_operands(&mut self, op: OpId, syn: &OpSyntax, args: &[Element]) {
+        let root = self.arg_operands(op, syn, args.first());
+        let Some(&root) = root.first() else {
+            return;
+        };
+        let extra = self.arg_operands(op, syn, args.get(2));
+        self.value(root);
+        if !extra.is_empty() {
+            self.out.push_str(", ");
+            self.value_list(&extra);
+        }
+        self.out.push_str(" : ");
+        if !extra.is_empty() {
+            self.out.push('(');
+        }
+        self.ty(self.shared.m.value(root).ty);
+        if !extra.is_empty() {
+            self.out.push_str(", ");
+            self.type_list(&extra);
+            self.out.push(')');
+        }
+    }
+
+    /// `custom<SemiFunctionType>(type($arg), type($results)[, "false"])`
+    /// of transform ops: `t` without results, else `(t) -> u` or
+    /// `(t) -> (u, v)` (`printSemiFunctionType`).
+    fn semi_function_type(&mut self, op: OpId, syn: &OpSyntax, args: &[Element]) {
+        let arg = self.arg_types(op, syn, args.first());
+        let results = self.arg_types(op, syn, args.get(1));
+        if !results.is_empty() {
+            self.out.push('(');
+        }
+        if let Some(&t) = arg.first() {
+            self.ty(t);
+        }
+        if results.is_empty() {
+            return;
+        }
+        self.out.push_str(") -> ");
+        if results.len() > 1 {
+            self.out.push('(');
+        }
+        for (k, &t) in results.iter().enumerate() {
+            if k > 0 {
+                self.out.push_str(", ");
+            }
+            self.ty(t);
+        }
+        if results.len() > 1 {
+            self.out.push(')');
+        }
+    }
+
+    /// `custom<AsyncDependencies>(type($token), $dependencies)` of gpu
+    /// ops: `async` where the op has a token result, then `[%d, …]` where
+    /// it has dependencies (`printAsyncDependencies`).
+    fn async_dependencies(&mut self, op: OpId, syn: &OpSyntax, args: &[Element]) {
+        let token = !self.arg_types(op, syn, args.first()).is_empty();
+        let deps = self.arg_operands(op, syn, args.get(1));
+        if token {
+            self.out.push_str("async");
+        }
+        if deps.is_empty() {
+            return;
+        }
+        if token {
+            self.out.push(' ');
+        }
+        self.out.push('[');
+        self.value_list(&deps);
+        self.out.push(']');
+    }
+
+    /// `custom<PackedOrDynamicIndexList>($packed, $values, $integers)` of
+    /// transform ops: `*(%packed)` where there is a packed handle, else
+    /// the dynamic index list (`printPackedOrDynamicIndexList`).
+    fn packed_or_dynamic_index_list(&mut self, op: OpId, syn: &OpSyntax, args: &[Element]) {
+        if let Some(&packed) = self.arg_operands(op, syn, args.first()).first() {
+            self.out.push_str("*(");
+            self.value(packed);
+            self.out.push(')');
+            return;
+        }
+        if let Some(rest) = args.get(1..) {
+            self.dynamic_index_list(op, syn, rest);
+        }
+    }
+
+    /// `custom<OperationOpAttributes>($values, $names)` of `pdl.operation`
+    /// and `custom<CreateOperationOpAttributes>` of
+    /// `pdl_interp.create_operation`: ` {"name" = %value, …}`, nothing
+    /// without any.
+    fn named_attribute_operands(&mut self, op: OpId, syn: &OpSyntax, args: &[Element]) {
+        let m = self.shared.m;
+        let values = self.arg_operands(op, syn, args.first());
+        let names = match self.arg_attr(op, syn, args.get(1)).map(|a| m.ctx.attr(a)) {
+            Some(AttrData::Array(names)) => names.clone(),
+            _ => Vec::new(),
+        };
+        if names.is_empty() {
+            return;
+        }
+        self.out.push_str(" {");
+        for (k, &name) in names.iter().enumerate() {
+            if k > 0 {
+                self.out.push_str(", ");
+            }
+            self.attr(name, Elide::Never);
+            self.out.push_str(" = ");
+            if let Some(&v) = values.get(k) {
+                self.value(v);
+            }
+        }
+        self.out.push('}');
+    }
+
+    /// `custom<CreateOperationOpResults>($types, type($types), $inferred)`
+    /// of `pdl_interp.create_operation`: ` -> <inferred>`, or
+    /// ` -> (%t, … : !pdl.type, …)` where there are result types.
+    fn create_operation_results(&mut self, op: OpId, syn: &OpSyntax, args: &[Element]) {
+        if self.arg_attr(op, syn, args.get(2)).is_some() {
+            self.out.push_str(" -> <inferred>");
+            return;
+        }
+        let values = self.arg_operands(op, syn, args.first());
+        if values.is_empty() {
+            return;
+        }
+        self.out.push_str(" -> (");
+        self.value_list(&values);
+        self.out.push_str(" : ");
+        self.type_list(&values);
+        self.out.push(')');
+    }
+}
