@@ -12,7 +12,9 @@ use rmlir_format::op_format::catalog::{
 use rmlir_format::op_format::{printed_default_dialect, Element, Var};
 
 mod affine;
+mod async_dialect;
 mod directives;
+mod gpu;
 mod scf;
 mod vector;
 
@@ -56,6 +58,9 @@ const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("scf.if", |p, op| p.scf_if(op)),
     ("scf.while", |p, op| p.scf_while(op)),
     ("affine.if", |p, op| p.affine_if(op)),
+    ("async.execute", |p, op| p.async_execute(op)),
+    ("gpu.func", |p, op| p.gpu_func(op)),
+    ("gpu.launch", |p, op| p.gpu_launch(op)),
     ("scf.forall", |p, op| p.scf_forall(op)),
     ("scf.forall.in_parallel", |p, op| p.scf_in_parallel(op)),
     ("scf.execute_region", |p, op| p.scf_execute_region(op)),
@@ -77,7 +82,6 @@ const FUNCTION_OPS: &[&str] = &[
 /// (their `getAsmResultNames`).
 const FIXED_RESULT_NAMES: &[(&str, &str)] = &[
     ("complex.constant", "cst"),
-    ("gpu.alloc", "memref"),
     ("linalg.broadcast", "broadcasted"),
     ("linalg.map", "mapped"),
     ("linalg.reduce", "reduced"),
@@ -113,6 +117,11 @@ const FIXED_RESULT_NAMES: &[(&str, &str)] = &[
     ("tensor.splat", "splat"),
     ("vector.vscale", "vscale"),
 ];
+
+/// Ops implementing `getAsmResultNames` by naming each result group
+/// after its ODS name, as mlir-tblgen does for ops without the
+/// interface (`gpu.alloc`: `%memref, %asyncToken`).
+const ODS_NAMED_RESULTS: &[&[u8]] = &[b"gpu.alloc"];
 
 /// GPU ops naming their result after themselves and their dimension
 /// (`%block_id_x`).
@@ -151,10 +160,11 @@ pub(crate) fn result_names(m: &Module, op: OpId) -> Vec<(u32, String)> {
     };
     if syn.results.len() <= 1
         || syn.results.iter().all(|r| r.name.is_empty())
-        || syn
-            .traits
-            .iter()
-            .any(|t| matches!(t, Trait::Native(n) if n.ends_with("OpAsmOpInterface::Trait")))
+        || (!ODS_NAMED_RESULTS.contains(&name)
+            && syn
+                .traits
+                .iter()
+                .any(|t| matches!(t, Trait::Native(n) if n.ends_with("OpAsmOpInterface::Trait"))))
     {
         return Vec::new();
     }
@@ -273,6 +283,17 @@ fn vscale_multiple_name(m: &Module, op: OpId) -> Option<String> {
         _ => return None,
     };
     Some(format!("c{base}_vscale"))
+}
+
+/// How many inputs a function op's `function_type` has.
+fn function_inputs(m: &Module, op: OpId) -> usize {
+    match inherent(m, op, b"function_type").map(|a| m.ctx.attr(a)) {
+        Some(AttrData::Type(t)) => match m.ctx.ty(*t) {
+            TypeData::Function { inputs, .. } => inputs.len(),
+            _ => 0,
+        },
+        _ => 0,
+    }
 }
 
 /// The integers of a `DenseI64ArrayAttr`.
@@ -1128,7 +1149,6 @@ impl Printer<'_, '_> {
     /// `->` and the results, `attributes {…}`, the body.
     fn function_op(&mut self, op: OpId, syn: &OpSyntax) {
         let m = self.shared.m;
-        let o = m.op(op);
         self.out.push(' ');
         if let Some(v) = inherent(m, op, b"sym_visibility") {
             if let AttrData::String { value, .. } = m.ctx.attr(v) {
@@ -1148,6 +1168,33 @@ impl Printer<'_, '_> {
             },
             _ => (Vec::new(), Vec::new()),
         };
+        self.function_signature(op, &ins, &outs);
+        let elided = [
+            "sym_name",
+            "sym_visibility",
+            "function_type",
+            "arg_attrs",
+            "res_attrs",
+        ];
+        let entries = self.printed_attrs(op, syn, &elided);
+        if !entries.is_empty() {
+            self.out.push_str(" attributes {");
+            self.dict_entries(&entries);
+            self.out.push('}');
+        }
+        let body = m.op(op).regions().first().copied();
+        if let Some(r) = body.filter(|&r| !m.region(r).blocks.is_empty()) {
+            self.out.push(' ');
+            self.custom_region(op, r, false, true);
+        }
+    }
+
+    /// `function_interface_impl::printFunctionSignature`: `(%a: t {…}
+    /// loc(…), …)`, or the types alone without a body, then ` -> u` or
+    /// ` -> (u {…}, …)`, the attributes from `arg_attrs` and `res_attrs`.
+    pub(super) fn function_signature(&mut self, op: OpId, ins: &[TypeId], outs: &[TypeId]) {
+        let m = self.shared.m;
+        let o = m.op(op);
         let dicts = |name: &[u8]| -> Vec<AttrId> {
             match inherent(m, op, name).map(|a| m.ctx.attr(a)) {
                 Some(AttrData::Array(v)) => v.clone(),
@@ -1201,23 +1248,6 @@ impl Printer<'_, '_> {
             if parens {
                 self.out.push(')');
             }
-        }
-        let elided = [
-            "sym_name",
-            "sym_visibility",
-            "function_type",
-            "arg_attrs",
-            "res_attrs",
-        ];
-        let entries = self.printed_attrs(op, syn, &elided);
-        if !entries.is_empty() {
-            self.out.push_str(" attributes {");
-            self.dict_entries(&entries);
-            self.out.push('}');
-        }
-        if let Some(r) = body.filter(|&r| !m.region(r).blocks.is_empty()) {
-            self.out.push(' ');
-            self.custom_region(op, r, false, true);
         }
     }
 
@@ -1958,6 +1988,10 @@ pub(crate) fn skips(
                 b"scf.for" | b"scf.parallel" | b"scf.forall" => true,
                 b"affine.for" => arg > 0,
                 b"scf.while" => region == 0,
+                // The launch configuration's arguments and the
+                // attributions print without their locations.
+                b"gpu.launch" | b"async.execute" => true,
+                b"gpu.func" => arg as usize >= function_inputs(m, op),
                 _ => false,
             };
         }

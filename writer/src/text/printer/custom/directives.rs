@@ -37,6 +37,37 @@ const DIRECTIVES: &[(&str, DirectivePrinter)] = &[
     ("PackedOrDynamicIndexList", |p, op, syn, args| {
         p.packed_or_dynamic_index_list(op, syn, args)
     }),
+    ("AllReduceOperation", |p, op, syn, args| {
+        // The enum attribute's own printer: ` add`.
+        if let Some(a) = p.arg_attr(op, syn, args.first()) {
+            p.out.push(' ');
+            p.stripped_enum(a);
+        }
+    }),
+    ("LaunchDimType", |p, op, syn, args| {
+        if let Some(&t) = p.arg_types(op, syn, args.first()).first() {
+            if !matches!(p.shared.m.ctx.ty(t), TypeData::Index) {
+                p.out.push_str(": ");
+                p.ty(t);
+            }
+        }
+    }),
+    ("LaunchFuncOperands", |p, op, syn, args| {
+        let values = p.arg_operands(op, syn, args.first());
+        if values.is_empty() {
+            return;
+        }
+        p.out.push_str("args(");
+        for (k, &v) in values.iter().enumerate() {
+            if k > 0 {
+                p.out.push_str(", ");
+            }
+            p.value(v);
+            p.out.push_str(" : ");
+            p.ty(p.shared.m.value(v).ty);
+        }
+        p.out.push(')');
+    }),
     ("RangeType", |p, op, syn, args| p.range_type(op, syn, args)),
     ("SequenceOpOperands", |p, op, syn, args| {
         p.sequence_op_operands(op, syn, args)
@@ -185,6 +216,22 @@ impl Printer<'_, '_> {
         if let Some(rest) = args.get(1..) {
             self.dynamic_index_list(op, syn, rest);
         }
+    }
+
+    /// A dialect enum attribute `#dialect<mnemonic value>` as its value
+    /// alone, as its `$value` format prints it.
+    pub(super) fn stripped_enum(&mut self, a: AttrId) {
+        let m = self.shared.m;
+        if let AttrData::Dialect { body, ty: None } = m.ctx.attr(a) {
+            let text = self.body_string(body);
+            if let Some((_, value)) = text.split_once(' ') {
+                if !value.is_empty() && !value.contains([' ', '<', '>']) {
+                    self.out.push_str(value);
+                    return;
+                }
+            }
+        }
+        self.attr(a, Elide::Never);
     }
 
     /// `custom<OperationOpAttributes>($values, $names)` of `pdl.operation`
