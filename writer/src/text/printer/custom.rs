@@ -15,7 +15,9 @@ mod affine;
 mod async_dialect;
 mod directives;
 mod gpu;
+mod linalg;
 mod scf;
+mod shape;
 mod vector;
 
 /// How an op is printed in the custom form.
@@ -60,6 +62,16 @@ const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("affine.if", |p, op| p.affine_if(op)),
     ("async.execute", |p, op| p.async_execute(op)),
     ("gpu.func", |p, op| p.gpu_func(op)),
+    ("linalg.broadcast", |p, op| {
+        p.linalg_with_array(op, "dimensions")
+    }),
+    ("linalg.map", |p, op| p.linalg_map_or_reduce(op, false)),
+    ("linalg.reduce", |p, op| p.linalg_map_or_reduce(op, true)),
+    ("linalg.transpose", |p, op| {
+        p.linalg_with_array(op, "permutation")
+    }),
+    ("shape.assuming", |p, op| p.shape_assuming(op)),
+    ("shape.reduce", |p, op| p.shape_reduce(op)),
     ("gpu.launch", |p, op| p.gpu_launch(op)),
     ("scf.forall", |p, op| p.scf_forall(op)),
     ("scf.forall.in_parallel", |p, op| p.scf_in_parallel(op)),
@@ -115,6 +127,7 @@ const FIXED_RESULT_NAMES: &[(&str, &str)] = &[
     ("tensor.rank", "rank"),
     ("tensor.reshape", "reshape"),
     ("tensor.splat", "splat"),
+    ("transform.foreach_match", "updated_root"),
     ("vector.vscale", "vscale"),
 ];
 
@@ -220,6 +233,15 @@ fn result_name(m: &Module, op: OpId) -> Option<String> {
             _ => None,
         },
         "arith.muli" => vscale_multiple_name(m, op),
+        // Named after the global they load (`GlobalLoadOp::getAsmResultNames`).
+        "ml_program.global_load" | "ml_program.global_load_const" => {
+            match m.ctx.attr(inherent(m, op, b"global")?) {
+                AttrData::SymbolRef { root, nested } => {
+                    Some(String::from_utf8_lossy(nested.last().unwrap_or(root)).into_owned())
+                }
+                _ => None,
+            }
+        }
         "shape.const_size" => match m.ctx.attr(inherent(m, op, b"value")?) {
             AttrData::Integer { value, .. } => Some(format!("c{value}")),
             _ => None,
@@ -232,20 +254,24 @@ fn result_name(m: &Module, op: OpId) -> Option<String> {
 /// form (its `getAsmBlockArgumentNames`), for the ops ported:
 /// `linalg.generic`'s `%in` and `%out`.
 pub(crate) fn block_arg_names(m: &Module, op: OpId, r: RegionId) -> Vec<(ValueId, &'static str)> {
-    if m.op_names.get(m.op(op).name) != b"linalg.generic" {
-        return Vec::new();
-    }
+    let (input, output) = match m.op_names.get(m.op(op).name) {
+        b"linalg.generic" => ("in", "out"),
+        // `MapOp` and `ReduceOp::getAsmBlockArgumentNames`.
+        b"linalg.map" | b"linalg.reduce" => ("in", "init"),
+        _ => return Vec::new(),
+    };
     let Some(&entry) = m.region(r).blocks.first() else {
         return Vec::new();
     };
-    let Some(inputs) = operand_segments(m, op).and_then(|s| s.first().copied()) else {
-        return Vec::new();
-    };
+    // A map's one init follows its inputs.
+    let inputs = operand_segments(m, op)
+        .and_then(|s| s.first().copied())
+        .unwrap_or(m.operands(op).len().saturating_sub(1));
     m.block(entry)
         .args
         .iter()
         .enumerate()
-        .map(|(i, &a)| (a, if i < inputs { "in" } else { "out" }))
+        .map(|(i, &a)| (a, if i < inputs { input } else { output }))
         .collect()
 }
 
@@ -285,6 +311,26 @@ fn vscale_multiple_name(m: &Module, op: OpId) -> Option<String> {
     Some(format!("c{base}_vscale"))
 }
 
+/// Whether a `linalg.map` or `linalg.reduce` prints its body as the name
+/// of its one op.
+fn map_or_reduce_short(m: &Module, op: OpId) -> bool {
+    let reduce = m.op_name(op) == b"linalg.reduce";
+    let Some(&entry) = m
+        .op(op)
+        .regions()
+        .first()
+        .and_then(|&r| m.region(r).blocks.first())
+    else {
+        return false;
+    };
+    let n = m.operands(op).len();
+    let inputs = operand_segments(m, op)
+        .and_then(|s| s.first().copied())
+        .unwrap_or(n.saturating_sub(1))
+        .min(n);
+    linalg::payload_op(m, entry, if reduce { None } else { Some(inputs) }, reduce).is_some()
+}
+
 /// How many inputs a function op's `function_type` has.
 fn function_inputs(m: &Module, op: OpId) -> usize {
     match inherent(m, op, b"function_type").map(|a| m.ctx.attr(a)) {
@@ -306,6 +352,42 @@ fn dense_i64s(m: &Module, a: AttrId) -> Option<Vec<i64>> {
         ),
         _ => None,
     }
+}
+
+/// The elements of a `dense<…>` of integers, read signed.
+fn dense_ints(m: &Module, a: AttrId) -> Option<Vec<i64>> {
+    let AttrData::DenseIntOrFp { ty, splat, data } = m.ctx.attr(a) else {
+        return None;
+    };
+    let elem = m.ctx.ty(*ty).element_type()?;
+    let width = match m.ctx.ty(elem) {
+        TypeData::Integer { width, .. } if *width <= 64 => *width,
+        TypeData::Index => 64,
+        _ => return None,
+    };
+    let size = rmlir_format::dense::element_layout(&m.ctx, elem)?.bytes;
+    if size == 0 || size > 8 || data.len() % size != 0 {
+        return None;
+    }
+    let values: Vec<i64> = data
+        .chunks_exact(size)
+        .map(|c| {
+            let mut b = [0u8; 8];
+            b[..size].copy_from_slice(c);
+            let v = BigInt::from(u64::from_le_bytes(b));
+            i64::try_from(signed(&v, width)).unwrap_or(0)
+        })
+        .collect();
+    if *splat {
+        let n: i64 = m.ctx.ty(*ty).shape()?.iter().product();
+        let n = usize::try_from(n).ok()?;
+        // A splat standing for a huge list is not spelled out.
+        if n > 1 << 20 {
+            return None;
+        }
+        return Some(vec![*values.first()?; n]);
+    }
+    Some(values)
 }
 
 /// The integer an `arith.constant` defining `v` holds, read signed.
@@ -447,7 +529,7 @@ impl Printer<'_, '_> {
     /// for `op` as it is (an enum value with a case, no native property
     /// outside the format).
     fn declarative_supported(&self, op: OpId, syn: &OpSyntax, elements: &[Element]) -> bool {
-        fn walk(syn: &OpSyntax, els: &[Element]) -> bool {
+        fn walk(syn: &OpSyntax, els: &[Element], dialect: &str) -> bool {
             els.iter().all(|e| match e {
                 Element::Literal(_) | Element::Space(_) | Element::AttrDict { .. } => true,
                 Element::Operands | Element::Regions | Element::Successors => true,
@@ -469,21 +551,28 @@ impl Printer<'_, '_> {
                 Element::Var(Var::Result(_) | Var::Region(_) | Var::Successor(_)) => true,
                 Element::Var(Var::Prop(_)) => false,
                 Element::Type(inner) | Element::Qualified(inner) => {
-                    walk(syn, std::slice::from_ref(inner))
+                    walk(syn, std::slice::from_ref(inner), dialect)
                 }
                 Element::FunctionalType(a, b) => {
-                    walk(syn, std::slice::from_ref(a)) && walk(syn, std::slice::from_ref(b))
+                    walk(syn, std::slice::from_ref(a), dialect)
+                        && walk(syn, std::slice::from_ref(b), dialect)
                 }
                 Element::Results => true,
                 Element::Optional {
                     then, otherwise, ..
-                } => walk(syn, then) && walk(syn, otherwise),
-                Element::Custom { name, .. } => directives::directive(name).is_some(),
-                Element::OIList(clauses) => clauses.iter().all(|c| walk(syn, c)),
+                } => walk(syn, then, dialect) && walk(syn, otherwise, dialect),
+                Element::Custom { name, .. } => directives::directive(dialect, name).is_some(),
+                Element::OIList(clauses) => clauses.iter().all(|c| walk(syn, c, dialect)),
                 Element::PropDict | Element::Ref(_) | Element::StringArg(_) => false,
             })
         }
-        if !walk(syn, elements) {
+        let op_name = self.shared.m.op_name(op);
+        let dialect = op_name.split(|&c| c == b'.').next().unwrap_or_default();
+        if !walk(
+            syn,
+            elements,
+            std::str::from_utf8(dialect).unwrap_or_default(),
+        ) {
             return false;
         }
         // Native properties have no place in the attribute dictionary.
@@ -639,7 +728,10 @@ impl Printer<'_, '_> {
             }
             Element::Type(inner) => self.type_of(op, syn, inner, qualified),
             Element::Custom { name, args } => {
-                if let Some(print) = directives::directive(name) {
+                let op_name = self.shared.m.op_name(op);
+                let dialect = op_name.split(|&c| c == b'.').next().unwrap_or_default();
+                let dialect = std::str::from_utf8(dialect).unwrap_or_default();
+                if let Some(print) = directives::directive(dialect, name) {
                     print(self, op, syn, args)
                 }
             }
@@ -1047,6 +1139,7 @@ impl Printer<'_, '_> {
     /// holding their default value.
     fn format_attr_dict(&mut self, op: OpId, syn: &OpSyntax, with_keyword: bool) {
         let mut used: Vec<&str> = vec!["operandSegmentSizes", "resultSegmentSizes"];
+        used.extend(syn.operands.iter().filter_map(|o| o.segments.as_deref()));
         if let Some(Ok(els)) = syn.elements() {
             collect_attr_vars(syn, els, &mut used);
         }
@@ -1976,7 +2069,20 @@ pub(crate) fn skips(
     let how = p.custom_how(op);
     let name = match part {
         Part::Attr(name) => name,
-        Part::Regions => return matches!(how, Some(How::LinalgNamed(_))),
+        Part::Regions => {
+            return matches!(how, Some(How::LinalgNamed(_)))
+                || (matches!(how, Some(How::Hand(_)))
+                    && matches!(
+                        m.op_names.get(m.op(op).name),
+                        b"linalg.transpose" | b"linalg.broadcast"
+                    ))
+                || (matches!(how, Some(How::Hand(_)))
+                    && matches!(
+                        m.op_names.get(m.op(op).name),
+                        b"linalg.map" | b"linalg.reduce"
+                    )
+                    && map_or_reduce_short(m, op))
+        }
         // Printers that show their entry block's arguments as operands,
         // or not at all: `affine.for` shows its induction variable's
         // location.

@@ -9,42 +9,50 @@ use super::*;
 /// the format gives them.
 pub(super) type DirectivePrinter = fn(&mut Printer<'_, '_>, OpId, &OpSyntax, &[Element]);
 
-/// The custom directives ported, by name.
-const DIRECTIVES: &[(&str, DirectivePrinter)] = &[
-    ("DynamicIndexList", |p, op, syn, args| {
+/// The custom directives ported: the dialects whose ops call them (none:
+/// any; dialects reuse names for different printers, `SwitchOpCases` of
+/// cf and llvm), their name, their printer.
+const DIRECTIVES: &[(&[&str], &str, DirectivePrinter)] = &[
+    (&[], "DynamicIndexList", |p, op, syn, args| {
         p.dynamic_index_list(op, syn, args)
     }),
-    ("CreateOperationOpAttributes", |p, op, syn, args| {
+    (
+        &["pdl_interp"],
+        "CreateOperationOpAttributes",
+        |p, op, syn, args| p.named_attribute_operands(op, syn, args),
+    ),
+    (&["pdl"], "OperationOpAttributes", |p, op, syn, args| {
         p.named_attribute_operands(op, syn, args)
     }),
-    ("OperationOpAttributes", |p, op, syn, args| {
-        p.named_attribute_operands(op, syn, args)
-    }),
-    ("CreateOperationOpResults", |p, op, syn, args| {
-        p.create_operation_results(op, syn, args)
-    }),
-    ("SemiFunctionType", |p, op, syn, args| {
+    (
+        &["pdl_interp"],
+        "CreateOperationOpResults",
+        |p, op, syn, args| p.create_operation_results(op, syn, args),
+    ),
+    (&["transform"], "SemiFunctionType", |p, op, syn, args| {
         p.semi_function_type(op, syn, args)
     }),
-    ("AsyncDependencies", |p, op, syn, args| {
+    (&["gpu"], "AsyncDependencies", |p, op, syn, args| {
         p.async_dependencies(op, syn, args)
     }),
-    ("AwaitResultType", |p, op, syn, args| {
+    (&["async"], "AwaitResultType", |p, op, syn, args| {
         if let Some(&t) = p.arg_types(op, syn, args.first()).first() {
             p.ty(t);
         }
     }),
-    ("PackedOrDynamicIndexList", |p, op, syn, args| {
-        p.packed_or_dynamic_index_list(op, syn, args)
-    }),
-    ("AllReduceOperation", |p, op, syn, args| {
+    (
+        &["transform"],
+        "PackedOrDynamicIndexList",
+        |p, op, syn, args| p.packed_or_dynamic_index_list(op, syn, args),
+    ),
+    (&["gpu"], "AllReduceOperation", |p, op, syn, args| {
         // The enum attribute's own printer: ` add`.
         if let Some(a) = p.arg_attr(op, syn, args.first()) {
             p.out.push(' ');
             p.stripped_enum(a);
         }
     }),
-    ("LaunchDimType", |p, op, syn, args| {
+    (&["gpu"], "LaunchDimType", |p, op, syn, args| {
         if let Some(&t) = p.arg_types(op, syn, args.first()).first() {
             if !matches!(p.shared.m.ctx.ty(t), TypeData::Index) {
                 p.out.push_str(": ");
@@ -52,7 +60,7 @@ const DIRECTIVES: &[(&str, DirectivePrinter)] = &[
             }
         }
     }),
-    ("LaunchFuncOperands", |p, op, syn, args| {
+    (&["gpu"], "LaunchFuncOperands", |p, op, syn, args| {
         let values = p.arg_operands(op, syn, args.first());
         if values.is_empty() {
             return;
@@ -68,15 +76,83 @@ const DIRECTIVES: &[(&str, DirectivePrinter)] = &[
         }
         p.out.push(')');
     }),
-    ("RangeType", |p, op, syn, args| p.range_type(op, syn, args)),
-    ("SequenceOpOperands", |p, op, syn, args| {
+    (&["ml_program"], "SymbolVisibility", |p, op, syn, args| {
+        let m = p.shared.m;
+        match p.arg_attr(op, syn, args.first()).map(|a| m.ctx.attr(a)) {
+            Some(AttrData::String { value, .. }) => p.out.push_str(&String::from_utf8_lossy(value)),
+            _ => p.out.push_str("public"),
+        }
+    }),
+    (&["ml_program"], "TypedInitialValue", |p, op, syn, args| {
+        if let Some(v) = p.arg_attr(op, syn, args.get(1)) {
+            p.out.push('(');
+            p.attr(v, Elide::Never);
+            p.out.push(')');
+        }
+        p.out.push_str(" : ");
+        if let Some(t) = p.arg_attr(op, syn, args.first()) {
+            p.type_attr(t);
+        }
+    }),
+    (
+        &["memref"],
+        "GlobalMemrefOpTypeAndInitialValue",
+        |p, op, syn, args| {
+            if let Some(t) = p.arg_attr(op, syn, args.first()) {
+                p.type_attr(t);
+            }
+            let m = p.shared.m;
+            if let Some(v) = p.arg_attr(op, syn, args.get(1)) {
+                p.out.push_str(" = ");
+                match m.ctx.attr(v) {
+                    AttrData::Unit => p.out.push_str("uninitialized"),
+                    _ => p.attr(v, Elide::All),
+                }
+            }
+        },
+    ),
+    (&["scf"], "SwitchCases", |p, op, syn, args| {
+        p.switch_cases(op, syn, args)
+    }),
+    (&["cf"], "SwitchOpCases", |p, op, syn, args| {
+        p.switch_op_cases(op, syn, args)
+    }),
+    (&["transform"], "ForeachMatchSymbols", |p, op, syn, args| {
+        let m = p.shared.m;
+        let list = |a: Option<AttrId>| match a.map(|a| m.ctx.attr(a)) {
+            Some(AttrData::Array(v)) => v.clone(),
+            _ => Vec::new(),
+        };
+        let matchers = list(p.arg_attr(op, syn, args.first()));
+        let actions = list(p.arg_attr(op, syn, args.get(1)));
+        // `printForeachMatchSymbols`: a pair a line, indented twice more.
+        for (k, (&matcher, &action)) in matchers.iter().zip(&actions).enumerate() {
+            p.out.push('\n');
+            p.pad();
+            p.out.push_str("    ");
+            p.attr(matcher, Elide::Never);
+            p.out.push_str(" -> ");
+            p.attr(action, Elide::Never);
+            if k + 1 != matchers.len() {
+                p.out.push_str(", ");
+            }
+        }
+    }),
+    (&["pdl_interp"], "RangeType", |p, op, syn, args| {
+        p.range_type(op, syn, args)
+    }),
+    (&["transform"], "SequenceOpOperands", |p, op, syn, args| {
         p.sequence_op_operands(op, syn, args)
     }),
 ];
 
-/// The printer of directive `name`, if it is ported.
-pub(super) fn directive(name: &str) -> Option<DirectivePrinter> {
-    DIRECTIVES.iter().find(|(n, _)| *n == name).map(|(_, p)| *p)
+/// The printer of directive `name` as ops of `dialect` call it, if it is
+/// ported.
+pub(super) fn directive(dialect: &str, name: &str) -> Option<DirectivePrinter> {
+    DIRECTIVES
+        .iter()
+        .find(|(ds, n, _)| *n == name && (ds.is_empty() || ds.contains(&dialect)))
+        .map(|(_, _, p)| *p)
 }
 
 impl Printer<'_, '_> {
@@ -216,6 +292,86 @@ impl Printer<'_, '_> {
         if let Some(rest) = args.get(1..) {
             self.dynamic_index_list(op, syn, rest);
         }
+    }
+
+    /// A `TypeAttr` as its type.
+    pub(super) fn type_attr(&mut self, a: AttrId) {
+        match self.shared.m.ctx.attr(a) {
+            AttrData::Type(t) => self.ty(*t),
+            _ => self.attr(a, Elide::Never),
+        }
+    }
+
+    /// `custom<SwitchCases>($cases, $caseRegions)` of `scf.index_switch`:
+    /// each case on a new line, `case 2 { … }` (`printSwitchCases`).
+    fn switch_cases(&mut self, op: OpId, syn: &OpSyntax, args: &[Element]) {
+        let m = self.shared.m;
+        let cases = self
+            .arg_attr(op, syn, args.first())
+            .and_then(|a| dense_i64s(m, a))
+            .unwrap_or_default();
+        let regions = match args.get(1) {
+            Some(Element::Var(Var::Region(i))) => region_group(m, op, syn, *i),
+            _ => Vec::new(),
+        };
+        for (value, r) in cases.iter().zip(regions) {
+            self.out.push('\n');
+            self.pad();
+            let _ = write!(self.out, "case {value} ");
+            self.custom_region(op, r, false, true);
+        }
+    }
+
+    /// `custom<SwitchOpCases>(…)` of `cf.switch`: `default: ^bb(…)` and
+    /// `value: ^bb(%a : t)` for each case, one a line
+    /// (`printSwitchOpCases`).
+    fn switch_op_cases(&mut self, op: OpId, syn: &OpSyntax, args: &[Element]) {
+        let m = self.shared.m;
+        let (
+            Some(Element::Var(Var::Successor(default))),
+            Some(Element::Var(Var::Successor(cases))),
+        ) = (args.get(1), args.get(5))
+        else {
+            return;
+        };
+        self.out.push_str("  default: ");
+        let default_dest = successor_group(m, op, syn, *default);
+        let default_operands = self.arg_operands(op, syn, args.get(2));
+        if let Some(&b) = default_dest.first() {
+            self.successor_and_uses(b, &default_operands);
+        }
+        let Some(values) = self
+            .arg_attr(op, syn, args.get(4))
+            .and_then(|a| dense_ints(m, a))
+        else {
+            return;
+        };
+        let dests = successor_group(m, op, syn, *cases);
+        let operands = self.arg_operands(op, syn, args.get(6));
+        let sizes = segment_sizes(m, op, b"case_operand_segments").unwrap_or_default();
+        for (k, value) in values.iter().enumerate() {
+            self.out.push_str(",\n");
+            self.pad();
+            let _ = write!(self.out, "  {value}: ");
+            if let Some(&b) = dests.get(k) {
+                self.successor_and_uses(b, &segment(&operands, &sizes, k));
+            }
+        }
+        self.out.push('\n');
+        self.pad();
+    }
+
+    /// `^bb1` or `^bb1(%a, %b : t, u)` (`printSuccessorAndUseList`).
+    pub(super) fn successor_and_uses(&mut self, b: BlockId, operands: &[ValueId]) {
+        self.block_name(b);
+        if operands.is_empty() {
+            return;
+        }
+        self.out.push('(');
+        self.value_list(operands);
+        self.out.push_str(" : ");
+        self.type_list(operands);
+        self.out.push(')');
     }
 
     /// A dialect enum attribute `#dialect<mnemonic value>` as its value
