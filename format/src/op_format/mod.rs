@@ -40,7 +40,7 @@ const DEFAULT_DIALECTS: &[(&str, &str, bool)] = &[
     ("async.func", "async", true),
     ("shape.func", "shape", true),
     ("shape.function_library", "shape", true),
-    ("transform.foreach", "transform", true),
+    ("transform.foreach", "transform", false),
     ("emitc.file", "emitc", true),
     ("emitc.expression", "emitc", true),
     ("emitc.for", "emitc", true),

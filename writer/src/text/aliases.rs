@@ -267,6 +267,15 @@ pub enum Part<'a> {
     /// Argument `arg` of the entry block of its region `region` (an op
     /// whose printer shows those arguments as operands, or not at all).
     EntryArg { region: u32, arg: u32 },
+    /// The terminator of the entry block of its region `region` (a
+    /// printer that leaves it out).
+    Terminator { region: u32 },
+    /// Not a part left out but an order: whether its attributes and types
+    /// print before its regions (mlir-opt numbers aliases in print order).
+    AttrsBeforeRegions,
+    /// Likewise: whether its first region prints after the others
+    /// (`scf.index_switch`'s default region).
+    FirstRegionLast,
 }
 
 /// Whether the print leaves that part of an op out.
@@ -524,13 +533,29 @@ impl<'m> Collector<'m> {
         let own = self.frame_bytes(op);
         let (_, loc) = self.visit_attr(o.loc, true);
         let mut bytes = own.saturating_add(self.ref_bytes(loc));
+        let attrs_first = !o.regions().is_empty()
+            && self
+                .skip
+                .is_some_and(|skip| skip(op, Part::AttrsBeforeRegions));
+        if attrs_first {
+            bytes = bytes.saturating_add(self.visit_op_operands_and_attrs(op));
+        }
         self.nesting += 1;
         let regions: &[RegionId] = if self.skip.is_some_and(|skip| skip(op, Part::Regions)) {
             &[]
         } else {
             o.regions()
         };
-        for (ri, &r) in regions.iter().enumerate() {
+        let mut order: Vec<usize> = (0..regions.len()).collect();
+        if regions.len() > 1
+            && self
+                .skip
+                .is_some_and(|skip| skip(op, Part::FirstRegionLast))
+        {
+            order.rotate_left(1);
+        }
+        for ri in order {
+            let r = regions[ri];
             for (bi, &b) in m.region(r).blocks.iter().enumerate() {
                 match self.skip {
                     Some(skip) if bi == 0 => self.visit_block_args_but(b, |arg| {
@@ -544,13 +569,21 @@ impl<'m> Collector<'m> {
                     }),
                     _ => self.visit_block_args(b),
                 }
-                for &child in &m.block(b).ops {
+                let mut ops: &[OpId] = &m.block(b).ops;
+                if let (Some(skip), 0) = (self.skip, bi) {
+                    if skip(op, Part::Terminator { region: ri as u32 }) {
+                        ops = ops.split_last().map_or(ops, |(_, rest)| rest);
+                    }
+                }
+                for &child in ops {
                     self.visit_op(child);
                 }
             }
         }
         self.nesting -= 1;
-        bytes = bytes.saturating_add(self.visit_op_operands_and_attrs(op));
+        if !attrs_first {
+            bytes = bytes.saturating_add(self.visit_op_operands_and_attrs(op));
+        }
         self.op_bytes = self.op_bytes.saturating_add(bytes);
     }
 

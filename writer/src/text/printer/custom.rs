@@ -43,8 +43,17 @@ type HandPrinter = fn(&mut Printer<'_, '_>, OpId);
 const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("affine.apply", |p, op| p.affine_apply(op)),
     ("affine.for", |p, op| p.affine_for(op)),
-    ("affine.load", |p, op| p.affine_load_store(op, true)),
-    ("affine.store", |p, op| p.affine_load_store(op, false)),
+    ("affine.load", |p, op| p.affine_load_store(op, true, false)),
+    ("affine.store", |p, op| {
+        p.affine_load_store(op, false, false)
+    }),
+    ("affine.vector_load", |p, op| {
+        p.affine_load_store(op, true, true)
+    }),
+    ("affine.vector_store", |p, op| {
+        p.affine_load_store(op, false, true)
+    }),
+    ("affine.parallel", |p, op| p.affine_parallel(op)),
     ("affine.max", |p, op| p.affine_apply(op)),
     ("affine.min", |p, op| p.affine_apply(op)),
     ("scf.parallel", |p, op| p.scf_parallel(op)),
@@ -94,6 +103,7 @@ const FUNCTION_OPS: &[&str] = &[
 /// (their `getAsmResultNames`).
 const FIXED_RESULT_NAMES: &[(&str, &str)] = &[
     ("complex.constant", "cst"),
+    ("func.constant", "f"),
     ("linalg.broadcast", "broadcasted"),
     ("linalg.map", "mapped"),
     ("linalg.reduce", "reduced"),
@@ -134,7 +144,7 @@ const FIXED_RESULT_NAMES: &[(&str, &str)] = &[
 /// Ops implementing `getAsmResultNames` by naming each result group
 /// after its ODS name, as mlir-tblgen does for ops without the
 /// interface (`gpu.alloc`: `%memref, %asyncToken`).
-const ODS_NAMED_RESULTS: &[&[u8]] = &[b"gpu.alloc"];
+const ODS_NAMED_RESULTS: &[&[u8]] = &[b"gpu.alloc", b"memref.extract_strided_metadata"];
 
 /// GPU ops naming their result after themselves and their dimension
 /// (`%block_id_x`).
@@ -1189,21 +1199,7 @@ impl Printer<'_, '_> {
     /// shown, the terminator left out where the op has an implicit one
     /// that holds nothing (no operands, results or attributes).
     fn format_region(&mut self, op: OpId, syn: &OpSyntax, r: RegionId) {
-        let m = self.shared.m;
-        let mut terminators = true;
-        if syn.implicit_terminator().is_some() {
-            if let Some(&b) = m.region(r).blocks.first() {
-                if let Some(&last) = m.block(b).ops.last() {
-                    let t = m.op(last);
-                    let attrs_empty = matches!(m.ctx.attr(t.attributes), AttrData::Dictionary(d) if d.is_empty())
-                        && t.properties.is_none_or(
-                            |p| matches!(m.ctx.attr(p), AttrData::Dictionary(d) if d.is_empty()),
-                        );
-                    terminators =
-                        !(attrs_empty && m.operands(last).is_empty() && t.num_results == 0);
-                }
-            }
-        }
+        let terminators = !declarative_hides_terminator(self.shared.m, syn, r);
         self.custom_region(op, r, true, terminators);
     }
 
@@ -1821,7 +1817,7 @@ impl Printer<'_, '_> {
     /// `affine.load %m[%i + 1, symbol(%n)] {…} : memref<…>` and
     /// `affine.store %v, %m[…] {…} : memref<…>`: the map's results with its
     /// operands' names (`printAffineMapOfSSAIds`).
-    fn affine_load_store(&mut self, op: OpId, load: bool) {
+    fn affine_load_store(&mut self, op: OpId, load: bool, vector: bool) {
         let m = self.shared.m;
         let ops = m.operands(op).to_vec();
         let (value, rest) = if load {
@@ -1840,35 +1836,24 @@ impl Printer<'_, '_> {
         self.value(memref);
         self.out.push('[');
         if let Some(AttrData::AffineMap(map)) = inherent(m, op, b"map").map(|a| m.ctx.attr(a)) {
-            let names: Vec<String> = indices
-                .iter()
-                .map(|&v| {
-                    let mut s = String::new();
-                    self.shared.names.write_value(m, v, &mut s);
-                    s
-                })
-                .collect();
-            let dims = map.num_dims;
-            let leaf = |f: &mut std::fmt::Formatter<'_>, sym: bool, pos: u32| -> std::fmt::Result {
-                let i = if sym { dims + pos } else { pos } as usize;
-                let name = names.get(i).map(String::as_str).unwrap_or("<<invalid>>");
-                if sym {
-                    write!(f, "symbol({name})")
-                } else {
-                    f.write_str(name)
-                }
-            };
-            for (k, e) in map.results.iter().enumerate() {
-                if k > 0 {
-                    self.out.push_str(", ");
-                }
-                let _ = write!(self.out, "{}", e.display_with(&leaf));
-            }
+            self.ssa_exprs(&map.results, map.num_dims, indices);
         }
         self.out.push(']');
         self.all_attrs_less(op, &["map"]);
         self.out.push_str(" : ");
         self.ty(m.value(memref).ty);
+        // `affine.vector_load` and `affine.vector_store`: the vector type.
+        if vector {
+            let v = if load {
+                m.op(op).results().next()
+            } else {
+                value
+            };
+            if let Some(v) = v {
+                self.out.push_str(", ");
+                self.ty(m.value(v).ty);
+            }
+        }
     }
 
     /// `affine.for %i = 0 to %n step 2 iter_args(%a = %x) -> (t) { … }
@@ -2086,6 +2071,33 @@ pub(crate) fn skips(
         // Printers that show their entry block's arguments as operands,
         // or not at all: `affine.for` shows its induction variable's
         // location.
+        Part::AttrsBeforeRegions => {
+            return match how {
+                None | Some(How::LinalgNamed(_)) => false,
+                Some(How::Function(_)) | Some(How::Hand(_)) => true,
+                Some(How::Declarative(_, elements)) => attrs_before_regions(elements),
+            };
+        }
+        Part::FirstRegionLast => {
+            return matches!(how, Some(How::Declarative(..)))
+                && m.op_name(op) == b"scf.index_switch";
+        }
+        Part::Terminator { region } => {
+            let Some(&last) = m
+                .op(op)
+                .regions()
+                .get(region as usize)
+                .and_then(|&r| m.region(r).blocks.first())
+                .and_then(|&b| m.block(b).ops.last())
+            else {
+                return false;
+            };
+            return host
+                .ops()
+                .get(m.op_name(last))
+                .is_some_and(|i| i.terminator)
+                && hides_terminator(m, how, op, region as usize);
+        }
         Part::EntryArg { region, arg } => {
             let Some(How::Hand(_)) = how else {
                 return false;
@@ -2096,7 +2108,7 @@ pub(crate) fn skips(
                 b"scf.while" => region == 0,
                 // The launch configuration's arguments and the
                 // attributions print without their locations.
-                b"gpu.launch" | b"async.execute" => true,
+                b"gpu.launch" | b"async.execute" | b"affine.parallel" => true,
                 b"gpu.func" => arg as usize >= function_inputs(m, op),
                 _ => false,
             };
@@ -2123,8 +2135,14 @@ pub(crate) fn skips(
             if op_name == b"vector.transfer_read" || op_name == b"vector.transfer_write" {
                 return transfer_elided(m, op).iter().any(|e| e.as_bytes() == name);
             }
-            if op_name == b"affine.load" || op_name == b"affine.store" {
+            if matches!(
+                op_name,
+                b"affine.load" | b"affine.store" | b"affine.vector_load" | b"affine.vector_store"
+            ) {
                 return name == b"map";
+            }
+            if op_name == b"affine.parallel" {
+                return name == b"lowerBoundsMap" || name == b"upperBoundsMap";
             }
             if op_name == b"affine.for" && (name == b"lowerBoundMap" || name == b"upperBoundMap") {
                 return inherent(m, op, name).is_some_and(|a| trivial_bound(m, a));
@@ -2141,6 +2159,85 @@ pub(crate) fn skips(
                 None => inherent(m, op, name).is_some_and(|a| p.is_default(op, name, a)),
             }
         }
+    }
+}
+
+/// Whether a declarative format prints attributes or types before its
+/// first region.
+fn attrs_before_regions(elements: &[Element]) -> bool {
+    for e in elements {
+        match e {
+            Element::Var(Var::Region(_)) | Element::Regions => return false,
+            Element::Var(Var::Attr(_))
+            | Element::Type(_)
+            | Element::FunctionalType(..)
+            | Element::AttrDict { .. }
+            | Element::Custom { .. } => return true,
+            Element::Optional {
+                then, otherwise, ..
+            } => {
+                for part in [then, otherwise] {
+                    if part
+                        .iter()
+                        .any(|e| matches!(e, Element::Var(Var::Region(_)) | Element::Regions))
+                    {
+                        return false;
+                    }
+                    if !attrs_before_regions(part) {
+                        continue;
+                    }
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether a declarative format's region `r` leaves its terminator out:
+/// the op has an implicit one and it holds nothing (no operands,
+/// results or attributes).
+fn declarative_hides_terminator(m: &Module, syn: &OpSyntax, r: RegionId) -> bool {
+    if syn.implicit_terminator().is_none() {
+        return false;
+    }
+    let Some(&last) = m
+        .region(r)
+        .blocks
+        .first()
+        .and_then(|&b| m.block(b).ops.last())
+    else {
+        return false;
+    };
+    let t = m.op(last);
+    let empty = |a: AttrId| matches!(m.ctx.attr(a), AttrData::Dictionary(d) if d.is_empty());
+    empty(t.attributes)
+        && t.properties.is_none_or(empty)
+        && m.operands(last).is_empty()
+        && t.num_results == 0
+}
+
+/// Whether the custom form of `op` leaves out the terminator of its
+/// region `region`'s entry block (`printBlockTerminators` false), as the
+/// ported printers do.
+fn hides_terminator(m: &Module, how: Option<How>, op: OpId, region: usize) -> bool {
+    let o = m.op(op);
+    match how {
+        Some(How::Declarative(syn, _)) => o
+            .regions()
+            .get(region)
+            .is_some_and(|&r| declarative_hides_terminator(m, syn, r)),
+        Some(How::Hand(_)) => match m.op_name(op) {
+            b"scf.if" | b"affine.if" | b"shape.assuming" | b"scf.forall" | b"affine.parallel" => {
+                o.num_results == 0
+            }
+            b"scf.for" => m.operands(op).len() <= 3,
+            b"affine.for" => o.num_results == 0,
+            b"scf.forall.in_parallel" => true,
+            _ => false,
+        },
+        _ => false,
     }
 }
 

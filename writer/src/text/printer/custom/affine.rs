@@ -48,3 +48,168 @@ impl Printer<'_, '_> {
         }
     }
 }
+
+impl Printer<'_, '_> {
+    /// Affine expressions with their dimensions and symbols replaced by
+    /// the SSA values bound to them, symbols as `symbol(%s)`, separated
+    /// by commas (`printAffineMapOfSSAIds`).
+    pub(super) fn ssa_exprs(
+        &mut self,
+        exprs: &[rmlir_format::affine::AffineExpr],
+        num_dims: u32,
+        operands: &[ValueId],
+    ) {
+        let m = self.shared.m;
+        let names: Vec<String> = operands
+            .iter()
+            .map(|&v| {
+                let mut s = String::new();
+                self.shared.names.write_value(m, v, &mut s);
+                s
+            })
+            .collect();
+        let leaf = |f: &mut std::fmt::Formatter<'_>, sym: bool, pos: u32| -> std::fmt::Result {
+            let i = if sym { num_dims + pos } else { pos } as usize;
+            let name = names.get(i).map(String::as_str).unwrap_or("<<invalid>>");
+            if sym {
+                write!(f, "symbol({name})")
+            } else {
+                f.write_str(name)
+            }
+        };
+        for (k, e) in exprs.iter().enumerate() {
+            if k > 0 {
+                self.out.push_str(", ");
+            }
+            let _ = write!(self.out, "{}", e.display_with(&leaf));
+        }
+    }
+
+    /// `affine.parallel (%i, %j) = (0, max(…)) to (%n, 10) step (2, 1)
+    /// reduce ("addf") -> (f32) { … } {…}` (`AffineParallelOp::print`):
+    /// each bound a group of the map's results, one expression alone or
+    /// `max(…)`/`min(…)` of several.
+    pub(super) fn affine_parallel(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let o = m.op(op);
+        let Some(&body) = o.regions().first() else {
+            return;
+        };
+        let args = entry_args(m, body);
+        self.out.push_str(" (");
+        self.value_list(&args);
+        self.out.push_str(") = (");
+        let operands = m.operands(op).to_vec();
+        let lb_count = match inherent(m, op, b"lowerBoundsMap").map(|a| m.ctx.attr(a)) {
+            Some(AttrData::AffineMap(map)) => (map.num_dims + map.num_symbols) as usize,
+            _ => 0,
+        };
+        let (lbs, ubs) = operands.split_at(lb_count.min(operands.len()));
+        self.min_max_bound(op, b"lowerBoundsMap", b"lowerBoundsGroups", lbs, "max");
+        self.out.push_str(") to (");
+        self.min_max_bound(op, b"upperBoundsMap", b"upperBoundsGroups", ubs, "min");
+        self.out.push(')');
+        let steps: Vec<i64> = match inherent(m, op, b"steps").map(|a| m.ctx.attr(a)) {
+            Some(AttrData::Array(items)) => items
+                .iter()
+                .filter_map(|&a| match m.ctx.attr(a) {
+                    AttrData::Integer { value, .. } => i64::try_from(value).ok(),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        if steps.iter().any(|&s| s != 1) {
+            self.out.push_str(" step (");
+            for (k, s) in steps.iter().enumerate() {
+                if k > 0 {
+                    self.out.push_str(", ");
+                }
+                let _ = write!(self.out, "{s}");
+            }
+            self.out.push(')');
+        }
+        if o.num_results > 0 {
+            self.out.push_str(" reduce (");
+            if let Some(AttrData::Array(kinds)) =
+                inherent(m, op, b"reductions").map(|a| m.ctx.attr(a))
+            {
+                for (k, &a) in kinds.iter().enumerate() {
+                    if k > 0 {
+                        self.out.push_str(", ");
+                    }
+                    let kind = match m.ctx.attr(a) {
+                        AttrData::Integer { value, .. } => i64::try_from(value).ok(),
+                        _ => None,
+                    };
+                    let name = kind.and_then(atomic_rmw_kind).unwrap_or("<<unknown>>");
+                    let _ = write!(self.out, "\"{name}\"");
+                }
+            }
+            self.out.push_str(") -> (");
+            let results: Vec<ValueId> = o.results().collect();
+            self.type_list(&results);
+            self.out.push(')');
+        }
+        self.out.push(' ');
+        self.custom_region(op, body, false, o.num_results > 0);
+        self.all_attrs_less(
+            op,
+            &[
+                "reductions",
+                "lowerBoundsMap",
+                "lowerBoundsGroups",
+                "upperBoundsMap",
+                "upperBoundsGroups",
+                "steps",
+            ],
+        );
+    }
+
+    /// One side of `affine.parallel`'s bounds (`printMinMaxBound`).
+    fn min_max_bound(
+        &mut self,
+        op: OpId,
+        map: &[u8],
+        groups: &[u8],
+        operands: &[ValueId],
+        keyword: &str,
+    ) {
+        let m = self.shared.m;
+        let Some(AttrData::AffineMap(map)) = inherent(m, op, map).map(|a| m.ctx.attr(a)) else {
+            return;
+        };
+        let sizes = inherent(m, op, groups)
+            .and_then(|a| dense_ints(m, a))
+            .unwrap_or_default();
+        let mut start = 0usize;
+        for (k, &size) in sizes.iter().enumerate() {
+            if k > 0 {
+                self.out.push_str(", ");
+            }
+            let size = usize::try_from(size).unwrap_or(0);
+            let Some(exprs) = map.results.get(start..start + size) else {
+                return;
+            };
+            if size == 1 {
+                self.ssa_exprs(exprs, map.num_dims, operands);
+            } else {
+                let _ = write!(self.out, "{keyword}(");
+                self.ssa_exprs(exprs, map.num_dims, operands);
+                self.out.push(')');
+            }
+            start += size;
+        }
+    }
+}
+
+/// `arith::stringifyAtomicRMWKind`: the kind's case name, from the ODS
+/// data (`memref.atomic_rmw` holds the same enum).
+fn atomic_rmw_kind(value: i64) -> Option<&'static str> {
+    let syn = Catalog::upstream().get(b"memref.atomic_rmw")?;
+    let kind = syn.attrs.iter().find(|a| a.name == "kind")?;
+    kind.cases
+        .iter()
+        .find(|(_, v)| *v == value)
+        .map(|(name, _)| name.as_str())
+}
