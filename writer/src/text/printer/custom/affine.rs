@@ -213,3 +213,109 @@ fn atomic_rmw_kind(value: i64) -> Option<&'static str> {
         .find(|(_, v)| *v == value)
         .map(|(name, _)| name.as_str())
 }
+
+impl Printer<'_, '_> {
+    /// `%memref[exprs]` of an affine memory op: the memref, then the map
+    /// `map_name`'s results over the `n` operands after it; `None` where
+    /// the map is missing.
+    fn affine_access(&mut self, op: OpId, map_name: &[u8], ops: &[ValueId]) -> Option<usize> {
+        let m = self.shared.m;
+        let AttrData::AffineMap(map) = m.ctx.attr(inherent(m, op, map_name)?) else {
+            return None;
+        };
+        let n = (map.num_dims + map.num_symbols) as usize;
+        let (&memref, rest) = ops.split_first()?;
+        let indices = rest.get(..n)?;
+        self.value(memref);
+        self.out.push('[');
+        self.ssa_exprs(&map.results, map.num_dims, indices);
+        self.out.push(']');
+        Some(1 + n)
+    }
+
+    /// `affine.dma_start %src[…], %dst[…], %tag[…], %n[, %stride,
+    /// %per_stride] : t, u, v` (`AffineDmaStartOp::print`): no attributes.
+    pub(super) fn affine_dma_start(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let ops = m.operands(op).to_vec();
+        let mut at = 0;
+        let mut memrefs = Vec::new();
+        self.out.push(' ');
+        for (k, map) in [&b"src_map"[..], b"dst_map", b"tag_map"]
+            .into_iter()
+            .enumerate()
+        {
+            if k > 0 {
+                self.out.push_str(", ");
+            }
+            memrefs.extend(ops.get(at).copied());
+            let Some(used) = self.affine_access(op, map, ops.get(at..).unwrap_or_default()) else {
+                return;
+            };
+            at += used;
+        }
+        for &v in ops.get(at..).unwrap_or_default() {
+            self.out.push_str(", ");
+            self.value(v);
+        }
+        self.out.push_str(" : ");
+        for (k, &v) in memrefs.iter().enumerate() {
+            if k > 0 {
+                self.out.push_str(", ");
+            }
+            self.ty(m.value(v).ty);
+        }
+    }
+
+    /// `affine.dma_wait %tag[…], %n : t` (`AffineDmaWaitOp::print`).
+    pub(super) fn affine_dma_wait(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let ops = m.operands(op).to_vec();
+        self.out.push(' ');
+        let Some(used) = self.affine_access(op, b"tag_map", &ops) else {
+            return;
+        };
+        self.out.push_str(", ");
+        if let Some(&n) = ops.get(used) {
+            self.value(n);
+        }
+        self.out.push_str(" : ");
+        if let Some(&tag) = ops.first() {
+            self.ty(m.value(tag).ty);
+        }
+    }
+
+    /// `affine.prefetch %m[…], read, locality<3>, data {…} : t`
+    /// (`AffinePrefetchOp::print`).
+    pub(super) fn affine_prefetch(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let ops = m.operands(op).to_vec();
+        self.out.push(' ');
+        if self.affine_access(op, b"map", &ops).is_none() {
+            return;
+        }
+        let flag = |name: &[u8]| {
+            matches!(inherent(m, op, name).map(|a| m.ctx.attr(a)),
+                Some(AttrData::Integer { value, .. }) if value.sign() != Sign::NoSign)
+        };
+        let hint = match inherent(m, op, b"localityHint").map(|a| m.ctx.attr(a)) {
+            Some(AttrData::Integer { value, .. }) => value.to_string(),
+            _ => String::new(),
+        };
+        let _ = write!(
+            self.out,
+            ", {}, locality<{hint}>, {}",
+            if flag(b"isWrite") { "write" } else { "read" },
+            if flag(b"isDataCache") {
+                "data"
+            } else {
+                "instr"
+            }
+        );
+        self.all_attrs_less(op, &["map", "localityHint", "isDataCache", "isWrite"]);
+        self.out.push_str(" : ");
+        if let Some(&memref) = ops.first() {
+            self.ty(m.value(memref).ty);
+        }
+    }
+}

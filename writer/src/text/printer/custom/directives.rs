@@ -138,6 +138,31 @@ const DIRECTIVES: &[(&[&str], &str, DirectivePrinter)] = &[
             }
         }
     }),
+    (&["transform"], "TransformMatchDims", |p, op, syn, args| {
+        // `printTransformMatchDims`: `all`, `except(1, 2)` or `1, 2`.
+        let m = p.shared.m;
+        if p.arg_attr(op, syn, args.get(2)).is_some() {
+            p.out.push_str("all");
+            return;
+        }
+        let inverted = p.arg_attr(op, syn, args.get(1)).is_some();
+        if inverted {
+            p.out.push_str("except(");
+        }
+        let dims = p
+            .arg_attr(op, syn, args.first())
+            .and_then(|a| dense_i64s(m, a))
+            .unwrap_or_default();
+        for (k, d) in dims.iter().enumerate() {
+            if k > 0 {
+                p.out.push_str(", ");
+            }
+            let _ = write!(p.out, "{d}");
+        }
+        if inverted {
+            p.out.push(')');
+        }
+    }),
     (&["pdl_interp"], "RangeType", |p, op, syn, args| {
         p.range_type(op, syn, args)
     }),
