@@ -12,6 +12,9 @@ pub struct Form {
     pub local_scope: bool,
     /// `--custom`.
     pub custom: bool,
+    /// `--no-generic-fallback`: with `custom`, refuse a module holding an
+    /// op whose custom printer we lack.
+    pub no_generic_fallback: bool,
 }
 
 pub fn run(
@@ -20,6 +23,7 @@ pub fn run(
     Form {
         local_scope,
         custom,
+        no_generic_fallback,
     }: Form,
     max_output_bytes: Option<u64>,
     layouts: load::Layouts,
@@ -34,6 +38,13 @@ pub fn run(
     // share it) nor the interning index need stay in memory meanwhile.
     drop(inp);
     loaded.module.ctx.release_index();
+    if custom && no_generic_fallback {
+        let unported = rmlir_writer::unported_custom_ops(&loaded.module, Some(loaded.host));
+        if !unported.is_empty() {
+            progress.finish();
+            return Err(unported_error(&name, &loaded.module, &unported));
+        }
+    }
     if output.is_none_or(|p| p == Path::new("-")) {
         // The text goes to standard output as it is printed: no progress
         // line may be drawn between its pieces on a shared terminal.
@@ -70,6 +81,40 @@ pub fn run(
         )),
         None => result,
     }
+}
+
+/// The refusal of `--no-generic-fallback`: how many ops, of which names
+/// (most frequent first), and what would print the module.
+fn unported_error(name: &str, m: &rmlir_format::Module, ops: &[rmlir_format::OpId]) -> String {
+    let mut counts: Vec<(&[u8], usize)> = Vec::new();
+    for &op in ops {
+        let n = m.op_name(op);
+        match counts.iter_mut().find(|(k, _)| *k == n) {
+            Some((_, c)) => *c += 1,
+            None => counts.push((n, 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let listed: Vec<String> = counts
+        .iter()
+        .take(8)
+        .map(|(n, c)| format!("`{}` ({c})", String::from_utf8_lossy(n)))
+        .collect();
+    let more = if counts.len() > 8 {
+        format!(" and {} more kinds", counts.len() - 8)
+    } else {
+        String::new()
+    };
+    let (what, have, they) = if ops.len() == 1 {
+        ("op", "has", "it prints")
+    } else {
+        ("ops", "have", "they print")
+    };
+    format!(
+        "{name}: error: {} {what} {have} a custom form mlir-opt prints that we do not: {}{more}; without --no-generic-fallback {they} in the generic form, which reads back as the same IR",
+        ops.len(),
+        listed.join(", ")
+    )
 }
 
 /// `--max-output-bytes` when not given: 256 MiB plus 256 bytes for each

@@ -103,6 +103,11 @@ Examples:
         /// form, which reads back as the same IR (SPEC.md §11.4).
         #[arg(long)]
         custom: bool,
+        /// With `--custom`: refuse, before printing, a module holding an op
+        /// whose custom form mlir-opt prints but we do not (it would print
+        /// in the generic form); the error names those ops.
+        #[arg(long, requires = "custom")]
+        no_generic_fallback: bool,
         /// Refuse, before printing, a module whose text would exceed this
         /// many bytes (shared attributes and types can make a small file
         /// print without end). Default: 256 MiB plus 256 bytes per input
@@ -298,6 +303,7 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
             output,
             local_scope,
             custom,
+            no_generic_fallback,
             max_output_bytes,
         } => {
             allocator::tune();
@@ -307,6 +313,7 @@ fn run(cli: Cli, progress: &mut Progress) -> Result<ExitCode, String> {
                 decode::Form {
                     local_scope,
                     custom,
+                    no_generic_fallback,
                 },
                 max_output_bytes,
                 layouts,

@@ -9,4 +9,7 @@ pub use bytecode::{
     encode_bytecode, write_bytecode, write_bytecode_on_threads, write_bytecode_with,
     BuiltinEncodings, Bytecode, UseListRecordOrder, WriteError, WriteOptions,
 };
-pub use text::{print_module, print_module_to, try_print_module, OutputTooLarge, PrintOptions};
+pub use text::{
+    print_module, print_module_to, try_print_module, unported_custom_ops, OutputTooLarge,
+    PrintOptions,
+};

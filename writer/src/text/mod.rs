@@ -6,5 +6,6 @@ mod print_size;
 mod printer;
 
 pub use printer::{
-    escaped_string, print_module, print_module_to, try_print_module, OutputTooLarge, PrintOptions,
+    escaped_string, print_module, print_module_to, try_print_module, unported_custom_ops,
+    OutputTooLarge, PrintOptions,
 };

@@ -7,6 +7,8 @@
 
 mod custom;
 
+pub use custom::unported_custom_ops;
+
 use super::aliases::{Alias, Aliases, Sym};
 use super::names::Names;
 pub use super::print_size::OutputTooLarge;

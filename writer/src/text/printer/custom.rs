@@ -2037,6 +2037,62 @@ fn transfer_elided(m: &Module, op: OpId) -> Vec<&'static str> {
     elided
 }
 
+/// The ops of `m` the custom form prints generic although mlir-opt
+/// prints them in a custom form of their own: ops of a dialect the host
+/// registers whose ODS gives them a format or a hand-written printer
+/// (or that are missing from the ODS data) and whose printer is not
+/// ported. Their text still reads back as the same IR; a caller that
+/// wants mlir-opt's text exactly refuses them (SPEC.md §11.4).
+pub fn unported_custom_ops(
+    m: &Module,
+    host: Option<&'static rmlir_dialects::hosts::Host>,
+) -> Vec<OpId> {
+    let host = host.unwrap_or(&rmlir_dialects::hosts::MLIR_OPT_22);
+    let names = Names {
+        values: Vec::new(),
+        blocks: Vec::new(),
+        named: Vec::new(),
+        groups: Default::default(),
+    };
+    let preds = HashMap::default();
+    let none = Aliases::none();
+    let p = Printer::new_nested(
+        Shared {
+            m,
+            names: &names,
+            aliases: &none,
+            preds: &preds,
+            quoted_op_names: &[],
+            custom: true,
+            host,
+        },
+        0,
+    );
+    let mut out = Vec::new();
+    // In print order: the top-level op, then each op's regions in turn.
+    let mut stack: Vec<OpId> = m.top.into_iter().collect();
+    while let Some(op) = stack.pop() {
+        for &r in m.op(op).regions().iter().rev() {
+            for &b in m.region(r).blocks.iter().rev() {
+                stack.extend(m.block(b).ops.iter().rev().copied());
+            }
+        }
+        let name = m.op_name(op);
+        let Some(dialect) = name.split(|&c| c == b'.').next() else {
+            continue;
+        };
+        let registered = std::str::from_utf8(dialect).is_ok_and(|d| host.registers(d))
+            && !host.leaves_unregistered(name);
+        let has_custom_form = Catalog::upstream()
+            .get(name)
+            .is_none_or(|syn| syn.custom || syn.format.is_some());
+        if registered && has_custom_form && p.custom_how(op).is_none() {
+            out.push(op);
+        }
+    }
+    out
+}
+
 /// Whether the custom form leaves attribute `name` of `op` out of its
 /// print, or with no name its regions, for the alias walk (what is not
 /// printed gets no alias): segment sizes, default values, attributes of
