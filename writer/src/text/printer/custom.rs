@@ -11,6 +11,8 @@ use rmlir_format::op_format::catalog::{
 };
 use rmlir_format::op_format::{printed_default_dialect, Element, Var};
 
+mod llvm;
+
 /// How an op is printed in the custom form.
 #[derive(Clone, Copy)]
 pub(super) enum How {
@@ -49,6 +51,13 @@ const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("linalg.yield", |p, op| p.linalg_yield(op)),
     ("scf.for", |p, op| p.scf_for(op)),
     ("scf.if", |p, op| p.scf_if(op)),
+    ("llvm.func", |p, op| p.llvm_func(op)),
+    ("llvm.alloca", |p, op| p.llvm_alloca(op)),
+    ("llvm.call", |p, op| p.llvm_call(op)),
+    ("llvm.getelementptr", |p, op| p.llvm_gep(op)),
+    ("llvm.icmp", |p, op| p.llvm_cmp(op)),
+    ("llvm.fcmp", |p, op| p.llvm_cmp(op)),
+    ("llvm.mlir.global", |p, op| p.llvm_global(op)),
 ];
 
 /// The ops printed by `function_interface_impl::printFunctionOp` with
@@ -300,6 +309,9 @@ impl Printer<'_, '_> {
             return Some(How::Function(syn));
         }
         if let Some((_, hand)) = HAND_WRITTEN.iter().find(|(n, _)| n.as_bytes() == name) {
+            if name.starts_with(b"llvm.") && !self.llvm_fits(op) {
+                return None;
+            }
             return Some(How::Hand(*hand));
         }
         if let Some(dsl) = rmlir_format::op_format::opdsl::op(std::str::from_utf8(name).ok()?) {
@@ -1864,6 +1876,9 @@ pub(crate) fn skips(
             let op_name = m.op_names.get(m.op(op).name);
             if op_name == b"vector.transfer_read" || op_name == b"vector.transfer_write" {
                 return transfer_elided(m, op).iter().any(|e| e.as_bytes() == name);
+            }
+            if op_name.starts_with(b"llvm.") {
+                return segments || llvm::elided(m, op).iter().any(|e| e.as_bytes() == name);
             }
             if op_name == b"affine.load" || op_name == b"affine.store" {
                 return name == b"map";
