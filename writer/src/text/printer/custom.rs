@@ -58,6 +58,9 @@ const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("llvm.icmp", |p, op| p.llvm_cmp(op)),
     ("llvm.fcmp", |p, op| p.llvm_cmp(op)),
     ("llvm.mlir.global", |p, op| p.llvm_global(op)),
+    ("llvm.invoke", |p, op| p.llvm_invoke(op)),
+    ("llvm.landingpad", |p, op| p.llvm_landingpad(op)),
+    ("llvm.switch", |p, op| p.llvm_switch(op)),
 ];
 
 /// The ops printed by `function_interface_impl::printFunctionOp` with
@@ -390,8 +393,13 @@ impl Printer<'_, '_> {
                 Element::Optional {
                     then, otherwise, ..
                 } => walk(syn, then) && walk(syn, otherwise),
-                // `printInsertExtractValueElementType` prints nothing.
-                Element::Custom { name, .. } if name == "InsertExtractValueElementType" => true,
+                // `printInsertExtractValueElementType` and
+                // `printShuffleType` print nothing.
+                Element::Custom { name, .. }
+                    if name == "InsertExtractValueElementType" || name == "ShuffleType" =>
+                {
+                    true
+                }
                 Element::Custom { name, args } => {
                     name == "DynamicIndexList"
                         && matches!(

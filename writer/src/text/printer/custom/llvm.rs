@@ -53,6 +53,34 @@ const CALL_ELIDED: &[&str] = &[
     "res_attrs",
 ];
 
+/// The attributes `InvokeOp::print` leaves out of its attribute
+/// dictionary.
+const INVOKE_ELIDED: &[&str] = &[
+    "callee",
+    "operandSegmentSizes",
+    "CConv",
+    "var_callee_type",
+    "op_bundle_sizes",
+    "op_bundle_tags",
+    "arg_attrs",
+    "res_attrs",
+];
+
+/// The attributes `llvm.switch`'s printer leaves out of its attribute
+/// dictionary.
+const SWITCH_ELIDED: &[&str] = &[
+    "operandSegmentSizes",
+    "case_operand_segments",
+    "case_values",
+];
+
+/// The operand groups of an `llvm.call` or `llvm.invoke` but the last,
+/// and its operand bundles (operands and tag).
+struct CallParts {
+    groups: Vec<Vec<ValueId>>,
+    bundles: Vec<(Vec<ValueId>, AttrId)>,
+}
+
 /// The attributes `GlobalOp::print` leaves out of its attribute dictionary.
 const GLOBAL_ELIDED: &[&str] = &[
     "sym_name",
@@ -304,6 +332,9 @@ pub(super) fn elided(m: &Module, op: OpId) -> &'static [&'static str] {
     match m.op_names.get(m.op(op).name) {
         b"llvm.func" => FUNC_ELIDED,
         b"llvm.call" => CALL_ELIDED,
+        b"llvm.invoke" => INVOKE_ELIDED,
+        b"llvm.switch" => SWITCH_ELIDED,
+        b"llvm.landingpad" => &["cleanup"],
         b"llvm.mlir.global" => GLOBAL_ELIDED,
         b"llvm.alloca" => {
             let aligned = inherent(m, op, b"alignment")
@@ -340,7 +371,10 @@ impl Printer<'_, '_> {
                     && type_attr(b"elem_type")
                     && inherent(m, op, b"alignment").is_none_or(|a| int_of(m, a).is_some())
             }
-            b"llvm.call" => self.llvm_call_fits(op),
+            b"llvm.call" => self.llvm_call_fits(op, 2),
+            b"llvm.invoke" => self.llvm_call_fits(op, 4) && m.op(op).successors().len() == 2,
+            b"llvm.landingpad" => nres == 1,
+            b"llvm.switch" => self.llvm_switch_fits(op),
             b"llvm.icmp" | b"llvm.fcmp" => {
                 nops == 2 && nres == 1 && self.llvm_predicate(op).is_some()
             }
@@ -370,9 +404,11 @@ impl Printer<'_, '_> {
         let syn = Catalog::upstream().get(m.op_names.get(m.op(op).name))?;
         let spec = syn.attrs.iter().find(|a| a.name == "predicate")?;
         let v = int_of(m, inherent(m, op, b"predicate")?)?;
-        let (case, _) = spec.cases.iter().find(|(_, c)| *c == v)?;
-        // `_false` and `_true` are C++ names for `false` and `true`.
-        Some(case.strip_prefix('_').unwrap_or(case))
+        // `_false` and `_true` print as they are named.
+        spec.cases
+            .iter()
+            .find(|(_, c)| *c == v)
+            .map(|(case, _)| case.as_str())
     }
 
     /// The signature of `!llvm.func` type `t`, printed without aliases.
@@ -621,19 +657,18 @@ impl Printer<'_, '_> {
         }
     }
 
-    /// The callee operands and the operand bundles (their operands and
-    /// tags) of an `llvm.call`.
-    #[allow(clippy::type_complexity)]
-    fn llvm_call_parts(&self, op: OpId) -> Option<(Vec<ValueId>, Vec<(Vec<ValueId>, AttrId)>)> {
+    /// The operand groups of an `llvm.call` (callee operands) or
+    /// `llvm.invoke` (callee, normal and unwind destination operands) by
+    /// its `groups` segment sizes, the last of which holds the operand
+    /// bundles, and those bundles (their operands and tags).
+    fn llvm_call_parts(&self, op: OpId, groups: usize) -> Option<CallParts> {
         let m = self.shared.m;
         let ops = m.operands(op);
         let seg = segment_sizes(m, op, b"operandSegmentSizes")?;
-        let [callee_n, bundle_n] = seg.as_slice() else {
-            return None;
-        };
-        if callee_n + bundle_n != ops.len() {
+        if seg.len() != groups || seg.iter().sum::<usize>() != ops.len() {
             return None;
         }
+        let bundle_n = seg[groups - 1];
         let sizes = match inherent(m, op, b"op_bundle_sizes") {
             Some(a) => i32_array(m, a)?,
             None => Vec::new(),
@@ -645,14 +680,15 @@ impl Printer<'_, '_> {
         };
         if sizes.len() != tags.len()
             || sizes.iter().any(|&s| s < 0)
-            || sizes.iter().map(|&s| s as usize).sum::<usize>() != *bundle_n
+            || sizes.iter().map(|&s| s as usize).sum::<usize>() != bundle_n
             || tags
                 .iter()
                 .any(|&t| !matches!(m.ctx.attr(t), AttrData::String { ty: None, .. }))
         {
             return None;
         }
-        let mut at = *callee_n;
+        let groups: Vec<Vec<ValueId>> = (0..groups - 1).map(|k| segment(ops, &seg, k)).collect();
+        let mut at = ops.len() - bundle_n;
         let bundles = sizes
             .iter()
             .zip(tags)
@@ -662,14 +698,17 @@ impl Printer<'_, '_> {
                 (vals, t)
             })
             .collect();
-        Some((ops[..*callee_n].to_vec(), bundles))
+        Some(CallParts { groups, bundles })
     }
 
-    fn llvm_call_fits(&self, op: OpId) -> bool {
+    /// Whether an `llvm.call` or `llvm.invoke` (`groups` operand groups)
+    /// has the shape its printer expects.
+    fn llvm_call_fits(&self, op: OpId, groups: usize) -> bool {
         let m = self.shared.m;
-        let Some((callee_ops, _)) = self.llvm_call_parts(op) else {
+        let Some(parts) = self.llvm_call_parts(op, groups) else {
             return false;
         };
+        let callee_ops = &parts.groups[0];
         let direct = match inherent(m, op, b"callee").map(|a| m.ctx.attr(a)) {
             None => false,
             Some(AttrData::SymbolRef { nested, .. }) if nested.is_empty() => true,
@@ -687,30 +726,24 @@ impl Printer<'_, '_> {
             && dict_array(m, op, b"res_attrs", m.op(op).num_results as usize).is_some()
     }
 
-    /// `CallOp::print`: calling convention (but `ccc`), tail call kind
-    /// (but `none`), `@callee` or the callee operand, `(args)`,
-    /// `vararg(type)`, the operand bundles (`printOpBundles`), `{…}`, `:`,
-    /// the callee's type where indirect, the signature
-    /// (`call_interface_impl::printFunctionSignature`).
-    pub(super) fn llvm_call(&mut self, op: OpId) {
+    /// The calling convention (but `ccc`) and, with `tail`, the tail call
+    /// kind (but `none`) of an `llvm.call` or `llvm.invoke`, then its
+    /// `@callee` or callee operand and `(args)`; the arguments.
+    fn llvm_callee(&mut self, op: OpId, callee_ops: &[ValueId], tail: bool) -> Vec<ValueId> {
         let m = self.shared.m;
-        let Some((callee_ops, bundles)) = self.llvm_call_parts(op) else {
-            return;
-        };
         self.out.push(' ');
         let cconv = enum_keyword(m, op, b"CConv", "cconv", "ccc").unwrap_or("ccc");
-        let tail = enum_keyword(m, op, b"TailCallKind", "tailcallkind", "none").unwrap_or("none");
-        for (word, default) in [(cconv, "ccc"), (tail, "none")] {
-            if word != default {
+        let kind = enum_keyword(m, op, b"TailCallKind", "tailcallkind", "none").unwrap_or("none");
+        for (word, default, shown) in [(cconv, "ccc", true), (kind, "none", tail)] {
+            if shown && word != default {
                 self.out.push_str(word);
                 self.out.push(' ');
             }
         }
-        let callee = inherent(m, op, b"callee");
-        let args = match callee.map(|a| m.ctx.attr(a)) {
+        let args = match inherent(m, op, b"callee").map(|a| m.ctx.attr(a)) {
             Some(AttrData::SymbolRef { root, .. }) => {
                 symbol_ref(root, &mut self.out);
-                callee_ops.clone()
+                callee_ops.to_vec()
             }
             _ => {
                 if let Some(&f) = callee_ops.first() {
@@ -722,33 +755,47 @@ impl Printer<'_, '_> {
         self.out.push('(');
         self.value_list(&args);
         self.out.push(')');
+        args
+    }
+
+    /// ` vararg(type)` and the operand bundles ` ["tag"(%a : t), …]`
+    /// (`printOpBundles`) of an `llvm.call` or `llvm.invoke`.
+    fn llvm_vararg_bundles(&mut self, op: OpId, bundles: &[(Vec<ValueId>, AttrId)]) {
+        let m = self.shared.m;
         if let Some(t) = self.llvm_type_attr(op, b"var_callee_type") {
             self.out.push_str(" vararg(");
             self.ty(t);
             self.out.push(')');
         }
-        if !bundles.is_empty() {
-            self.out.push_str(" [");
-            for (k, (vals, tag)) in bundles.iter().enumerate() {
-                if k > 0 {
-                    self.out.push_str(", ");
-                }
-                if let AttrData::String { value, .. } = m.ctx.attr(*tag) {
-                    quoted(value, &mut self.out);
-                }
-                self.out.push('(');
-                if !vals.is_empty() {
-                    self.value_list(vals);
-                    self.out.push_str(" : ");
-                    self.type_list(vals);
-                }
-                self.out.push(')');
-            }
-            self.out.push(']');
+        if bundles.is_empty() {
+            return;
         }
-        self.llvm_attr_dict(op, CALL_ELIDED, false, true);
+        self.out.push_str(" [");
+        for (k, (vals, tag)) in bundles.iter().enumerate() {
+            if k > 0 {
+                self.out.push_str(", ");
+            }
+            if let AttrData::String { value, .. } = m.ctx.attr(*tag) {
+                quoted(value, &mut self.out);
+            }
+            self.out.push('(');
+            if !vals.is_empty() {
+                self.value_list(vals);
+                self.out.push_str(" : ");
+                self.type_list(vals);
+            }
+            self.out.push(')');
+        }
+        self.out.push(']');
+    }
+
+    /// ` : ` then the callee's type where the call is indirect, then the
+    /// signature (`call_interface_impl::printFunctionSignature`, no body,
+    /// `-> ()` for no result).
+    fn llvm_call_type(&mut self, op: OpId, callee_ops: &[ValueId], args: &[ValueId]) {
+        let m = self.shared.m;
         self.out.push_str(" : ");
-        if callee.is_none() {
+        if inherent(m, op, b"callee").is_none() {
             if let Some(&f) = callee_ops.first() {
                 self.ty(m.value(f).ty);
                 self.out.push_str(", ");
@@ -787,6 +834,186 @@ impl Printer<'_, '_> {
             // More than one result does not fit (`llvm_call_fits`).
             _ => {}
         }
+    }
+
+    /// `CallOp::print`: calling convention (but `ccc`), tail call kind
+    /// (but `none`), `@callee` or the callee operand, `(args)`,
+    /// `vararg(type)`, the operand bundles, `{…}`, `:`, the callee's type
+    /// where indirect, the signature.
+    pub(super) fn llvm_call(&mut self, op: OpId) {
+        let Some(parts) = self.llvm_call_parts(op, 2) else {
+            return;
+        };
+        let callee_ops = &parts.groups[0];
+        let args = self.llvm_callee(op, callee_ops, true);
+        self.llvm_vararg_bundles(op, &parts.bundles);
+        self.llvm_attr_dict(op, CALL_ELIDED, false, true);
+        self.llvm_call_type(op, callee_ops, &args);
+    }
+
+    /// `InvokeOp::print`: as `CallOp::print` without the tail call kind,
+    /// with ` to ^normal(…) unwind ^unwind(…)` after the arguments
+    /// (`printSuccessorAndUseList`).
+    pub(super) fn llvm_invoke(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let Some(parts) = self.llvm_call_parts(op, 4) else {
+            return;
+        };
+        let callee_ops = &parts.groups[0];
+        let args = self.llvm_callee(op, callee_ops, false);
+        let succ = m.op(op).successors().to_vec();
+        for (k, word) in [" to ", " unwind "].into_iter().enumerate() {
+            self.out.push_str(word);
+            if let Some(&b) = succ.get(k) {
+                self.successor_and_uses(b, &parts.groups[k + 1]);
+            }
+        }
+        self.llvm_vararg_bundles(op, &parts.bundles);
+        self.llvm_attr_dict(op, INVOKE_ELIDED, false, false);
+        self.llvm_call_type(op, callee_ops, &args);
+    }
+
+    /// `printSuccessorAndUseList`: `^bb1` and, with operands, `(%a, %b :
+    /// t, u)`.
+    fn successor_and_uses(&mut self, b: BlockId, vals: &[ValueId]) {
+        self.block_name(b);
+        if !vals.is_empty() {
+            self.out.push('(');
+            self.value_list(vals);
+            self.out.push_str(" : ");
+            self.type_list(vals);
+            self.out.push(')');
+        }
+    }
+
+    /// `LandingpadOp::print`: `[cleanup ](catch %a : t) (filter %b : u)
+    /// {…}: type`, an operand of array type being a filter.
+    pub(super) fn llvm_landingpad(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let cleanup = matches!(
+            inherent(m, op, b"cleanup").map(|a| m.ctx.attr(a)),
+            Some(AttrData::Unit)
+        );
+        self.out.push_str(if cleanup { " cleanup " } else { " " });
+        for v in m.operands(op).to_vec() {
+            let t = m.value(v).ty;
+            let filter = matches!(m.ctx.ty(t), TypeData::Dialect(b)
+                if &*b.dialect == "llvm"
+                    && matches!(b.pieces.first(), Some(BodyPiece::Text(x)) if x.starts_with("array<")));
+            self.out
+                .push_str(if filter { "(filter " } else { "(catch " });
+            self.value(v);
+            self.out.push_str(" : ");
+            self.ty(t);
+            self.out.push_str(") ");
+        }
+        self.llvm_attr_dict(op, &["cleanup"], false, false);
+        self.out.push_str(": ");
+        if let Some(r) = m.op(op).results().next() {
+            self.ty(m.value(r).ty);
+        }
+    }
+
+    /// The case values of an `llvm.switch`, one per case destination.
+    fn llvm_switch_cases(&self, op: OpId) -> Option<Vec<BigInt>> {
+        let m = self.shared.m;
+        let Some(a) = inherent(m, op, b"case_values") else {
+            return Some(Vec::new());
+        };
+        let AttrData::DenseIntOrFp { ty, splat, data } = m.ctx.attr(a) else {
+            return None;
+        };
+        let TypeData::Vector { shape, elem, .. } = m.ctx.ty(*ty) else {
+            return None;
+        };
+        let TypeData::Integer { width, .. } = m.ctx.ty(*elem) else {
+            return None;
+        };
+        let (&[n], true) = (shape.as_slice(), matches!(width, 8 | 16 | 32 | 64)) else {
+            return None;
+        };
+        let bytes = *width as usize / 8;
+        let n = usize::try_from(n).ok()?;
+        let count = if *splat { 1 } else { n };
+        if data.len() != count * bytes {
+            return None;
+        }
+        let value = |k: usize| {
+            let mut buf = [0u8; 8];
+            buf[..bytes].copy_from_slice(&data[k * bytes..(k + 1) * bytes]);
+            let v = i64::from_le_bytes(buf);
+            // Sign-extend from the element's width (`APInt` printed signed).
+            let shift = 64 - 8 * bytes as u32;
+            BigInt::from((v << shift) >> shift)
+        };
+        Some((0..n).map(|k| value(if *splat { 0 } else { k })).collect())
+    }
+
+    fn llvm_switch_fits(&self, op: OpId) -> bool {
+        let m = self.shared.m;
+        let Some(seg) = segment_sizes(m, op, b"operandSegmentSizes") else {
+            return false;
+        };
+        let Some(case_seg) =
+            inherent(m, op, b"case_operand_segments").and_then(|a| i32_array(m, a))
+        else {
+            return false;
+        };
+        let ncases = m.op(op).successors().len().saturating_sub(1);
+        seg.len() == 3
+            && seg[0] == 1
+            && seg.iter().sum::<usize>() == m.operands(op).len()
+            && !m.op(op).successors().is_empty()
+            && m.op(op).num_results == 0
+            && case_seg.len() == ncases
+            && case_seg.iter().all(|&s| s >= 0)
+            && case_seg.iter().map(|&s| s as usize).sum::<usize>() == seg[2]
+            && self
+                .llvm_switch_cases(op)
+                .is_some_and(|c| c.len() == ncases)
+    }
+
+    /// `llvm.switch`'s generated printer: `%v : t, ^default(…) [` then one
+    /// line per case `value: ^dest(…)` (`printSwitchOpCases`), `]`, `{…}`.
+    pub(super) fn llvm_switch(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let ops = m.operands(op).to_vec();
+        let seg = segment_sizes(m, op, b"operandSegmentSizes").unwrap_or_default();
+        let case_seg = inherent(m, op, b"case_operand_segments")
+            .and_then(|a| i32_array(m, a))
+            .unwrap_or_default();
+        let cases = self.llvm_switch_cases(op).unwrap_or_default();
+        let succ = m.op(op).successors().to_vec();
+        self.out.push(' ');
+        if let Some(&v) = ops.first() {
+            self.value(v);
+            self.out.push_str(" : ");
+            self.ty(m.value(v).ty);
+        }
+        self.out.push_str(", ");
+        if let Some(&d) = succ.first() {
+            self.successor_and_uses(d, &segment(&ops, &seg, 1));
+        }
+        self.out.push_str(" [\n");
+        self.pad();
+        let case_ops = segment(&ops, &seg, 2);
+        let case_sizes: Vec<usize> = case_seg.iter().map(|&s| s as usize).collect();
+        if !cases.is_empty() {
+            for (k, value) in cases.iter().enumerate() {
+                if k > 0 {
+                    self.out.push_str(",\n");
+                    self.pad();
+                }
+                let _ = write!(self.out, "  {value}: ");
+                if let Some(&b) = succ.get(k + 1) {
+                    self.successor_and_uses(b, &segment(&case_ops, &case_sizes, k));
+                }
+            }
+            self.out.push('\n');
+            self.pad();
+        }
+        self.out.push(']');
+        self.llvm_attr_dict(op, SWITCH_ELIDED, false, false);
     }
 
     /// `llvm.getelementptr`'s generated printer: `[flags ]%base[indices]
