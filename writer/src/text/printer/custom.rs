@@ -61,6 +61,11 @@ const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("llvm.invoke", |p, op| p.llvm_invoke(op)),
     ("llvm.landingpad", |p, op| p.llvm_landingpad(op)),
     ("llvm.switch", |p, op| p.llvm_switch(op)),
+    ("llvm.call_intrinsic", |p, op| p.llvm_call_intrinsic(op)),
+    ("llvm.intr.assume", |p, op| p.llvm_assume(op)),
+    ("llvm.mlir.alias", |p, op| p.llvm_alias(op)),
+    ("llvm.mlir.ifunc", |p, op| p.llvm_ifunc(op)),
+    ("llvm.indirectbr", |p, op| p.llvm_indirectbr(op)),
 ];
 
 /// The ops printed by `function_interface_impl::printFunctionOp` with

@@ -66,6 +66,27 @@ const INVOKE_ELIDED: &[&str] = &[
     "res_attrs",
 ];
 
+/// The attributes `CallIntrinsicOp::print` leaves out of its attribute
+/// dictionary (`fastmathFlags` too where it holds no flag).
+const CALL_INTRINSIC_ELIDED: &[&str] = &[
+    "operandSegmentSizes",
+    "op_bundle_sizes",
+    "intrin",
+    "op_bundle_tags",
+    "arg_attrs",
+    "res_attrs",
+];
+
+/// The attributes `AliasOp::print` leaves out of its attribute dictionary.
+const ALIAS_ELIDED: &[&str] = &[
+    "sym_name",
+    "alias_type",
+    "linkage",
+    "unnamed_addr",
+    "thread_local_",
+    "visibility_",
+];
+
 /// The attributes `llvm.switch`'s printer leaves out of its attribute
 /// dictionary.
 const SWITCH_ELIDED: &[&str] = &[
@@ -335,6 +356,37 @@ pub(super) fn elided(m: &Module, op: OpId) -> &'static [&'static str] {
         b"llvm.invoke" => INVOKE_ELIDED,
         b"llvm.switch" => SWITCH_ELIDED,
         b"llvm.landingpad" => &["cleanup"],
+        b"llvm.call_intrinsic" => CALL_INTRINSIC_ELIDED,
+        b"llvm.intr.assume" => &["op_bundle_sizes", "op_bundle_tags"],
+        b"llvm.mlir.alias" => ALIAS_ELIDED,
+        b"llvm.indirectbr" => &["indbr_operand_segments"],
+        b"llvm.mlir.ifunc" => {
+            let zero_space = inherent(m, op, b"address_space")
+                .and_then(|a| int_of(m, a))
+                .is_some_and(|v| v == 0);
+            if zero_space {
+                &[
+                    "linkage",
+                    "visibility_",
+                    "unnamed_addr",
+                    "sym_name",
+                    "i_func_type",
+                    "resolver_type",
+                    "resolver",
+                    "address_space",
+                ]
+            } else {
+                &[
+                    "linkage",
+                    "visibility_",
+                    "unnamed_addr",
+                    "sym_name",
+                    "i_func_type",
+                    "resolver_type",
+                    "resolver",
+                ]
+            }
+        }
         b"llvm.mlir.global" => GLOBAL_ELIDED,
         b"llvm.alloca" => {
             let aligned = inherent(m, op, b"alignment")
@@ -392,7 +444,67 @@ impl Printer<'_, '_> {
                             && r.iter().filter(|&&i| i == GEP_DYNAMIC_INDEX).count() == nops - 1
                     })
             }
-            b"llvm.mlir.global" => self.llvm_global_fits(op),
+            b"llvm.mlir.global" => self.llvm_global_fits(op, b"global_type"),
+            b"llvm.mlir.alias" => {
+                self.llvm_global_fits(op, b"alias_type")
+                    && m.op(op)
+                        .regions()
+                        .first()
+                        .is_some_and(|&r| !m.region(r).blocks.is_empty())
+            }
+            b"llvm.mlir.ifunc" => {
+                nops == 0
+                    && nres == 0
+                    && m.op(op).regions().is_empty()
+                    && type_attr(b"i_func_type")
+                    && type_attr(b"resolver_type")
+                    && matches!(
+                        inherent(m, op, b"sym_name").map(|a| m.ctx.attr(a)),
+                        Some(AttrData::String { .. })
+                    )
+                    && matches!(
+                        inherent(m, op, b"resolver").map(|a| m.ctx.attr(a)),
+                        Some(AttrData::SymbolRef { nested, .. }) if nested.is_empty()
+                    )
+                    && inherent(m, op, b"linkage")
+                        .is_some_and(|a| llvm_keyword(m, a, "linkage").is_some())
+                    && int_enum(m, op, b"visibility_", &["hidden", "protected"]).is_some()
+                    && int_enum(
+                        m,
+                        op,
+                        b"unnamed_addr",
+                        &["local_unnamed_addr", "unnamed_addr"],
+                    )
+                    .is_some()
+            }
+            b"llvm.call_intrinsic" => {
+                self.llvm_call_parts(op, 2).is_some()
+                    && matches!(
+                        inherent(m, op, b"intrin").map(|a| m.ctx.attr(a)),
+                        Some(AttrData::String { ty: None, .. })
+                    )
+                    && self.llvm_call_parts(op, 2).is_some_and(|p| {
+                        dict_array(m, op, b"arg_attrs", p.groups[0].len()).is_some()
+                    })
+                    && dict_array(m, op, b"res_attrs", nres).is_some()
+            }
+            b"llvm.intr.assume" => {
+                nres == 0
+                    && nops >= 1
+                    && self
+                        .llvm_bundles(op, m.operands(op).get(1..).unwrap_or_default())
+                        .is_some()
+            }
+            b"llvm.indirectbr" => {
+                let seg = inherent(m, op, b"indbr_operand_segments").and_then(|a| i32_array(m, a));
+                nops >= 1
+                    && nres == 0
+                    && seg.is_some_and(|s| {
+                        s.len() == m.op(op).successors().len()
+                            && s.iter().all(|&x| x >= 0)
+                            && s.iter().map(|&x| x as usize).sum::<usize>() == nops - 1
+                    })
+            }
             _ => false,
         }
     }
@@ -668,7 +780,16 @@ impl Printer<'_, '_> {
         if seg.len() != groups || seg.iter().sum::<usize>() != ops.len() {
             return None;
         }
-        let bundle_n = seg[groups - 1];
+        let bundles = self.llvm_bundles(op, &ops[ops.len() - seg[groups - 1]..])?;
+        let groups = (0..groups - 1).map(|k| segment(ops, &seg, k)).collect();
+        Some(CallParts { groups, bundles })
+    }
+
+    /// The operand bundles of `op` (operands and tag), `ops` cut by its
+    /// `op_bundle_sizes` and named by its `op_bundle_tags`.
+    #[allow(clippy::type_complexity)]
+    fn llvm_bundles(&self, op: OpId, ops: &[ValueId]) -> Option<Vec<(Vec<ValueId>, AttrId)>> {
+        let m = self.shared.m;
         let sizes = match inherent(m, op, b"op_bundle_sizes") {
             Some(a) => i32_array(m, a)?,
             None => Vec::new(),
@@ -680,25 +801,25 @@ impl Printer<'_, '_> {
         };
         if sizes.len() != tags.len()
             || sizes.iter().any(|&s| s < 0)
-            || sizes.iter().map(|&s| s as usize).sum::<usize>() != bundle_n
+            || sizes.iter().map(|&s| s as usize).sum::<usize>() != ops.len()
             || tags
                 .iter()
                 .any(|&t| !matches!(m.ctx.attr(t), AttrData::String { ty: None, .. }))
         {
             return None;
         }
-        let groups: Vec<Vec<ValueId>> = (0..groups - 1).map(|k| segment(ops, &seg, k)).collect();
-        let mut at = ops.len() - bundle_n;
-        let bundles = sizes
-            .iter()
-            .zip(tags)
-            .map(|(&s, t)| {
-                let vals = ops[at..at + s as usize].to_vec();
-                at += s as usize;
-                (vals, t)
-            })
-            .collect();
-        Some(CallParts { groups, bundles })
+        let mut at = 0;
+        Some(
+            sizes
+                .iter()
+                .zip(tags)
+                .map(|(&s, t)| {
+                    let vals = ops[at..at + s as usize].to_vec();
+                    at += s as usize;
+                    (vals, t)
+                })
+                .collect(),
+        )
     }
 
     /// Whether an `llvm.call` or `llvm.invoke` (`groups` operand groups)
@@ -801,6 +922,14 @@ impl Printer<'_, '_> {
                 self.out.push_str(", ");
             }
         }
+        self.llvm_call_signature(op, args);
+    }
+
+    /// `call_interface_impl::printFunctionSignature` of a call without
+    /// body: `(t {…}, …) -> ` then `()`, one type, or (several, a function
+    /// type, attributes on the first) `(t {…}, …)`.
+    fn llvm_call_signature(&mut self, op: OpId, args: &[ValueId]) {
+        let m = self.shared.m;
         let arg_attrs = dict_array(m, op, b"arg_attrs", args.len()).unwrap_or_default();
         let results: Vec<ValueId> = m.op(op).results().collect();
         let res_attrs = dict_array(m, op, b"res_attrs", results.len()).unwrap_or_default();
@@ -813,27 +942,181 @@ impl Printer<'_, '_> {
             self.optional_dict(arg_attrs.get(i).copied());
         }
         self.out.push_str(") -> ");
-        match results.as_slice() {
-            [] => self.out.push_str("()"),
-            [r] => {
-                let t = m.value(*r).ty;
-                let attrs = res_attrs.first().copied();
-                let parens = matches!(m.ctx.ty(t), TypeData::Function { .. })
-                    || attrs.is_some_and(
-                        |d| matches!(m.ctx.attr(d), AttrData::Dictionary(d) if !d.is_empty()),
-                    );
-                if parens {
-                    self.out.push('(');
-                }
-                self.ty(t);
-                self.optional_dict(attrs);
-                if parens {
-                    self.out.push(')');
-                }
-            }
-            // More than one result does not fit (`llvm_call_fits`).
-            _ => {}
+        let Some(&first) = results.first() else {
+            self.out.push_str("()");
+            return;
+        };
+        let parens = results.len() > 1
+            || matches!(m.ctx.ty(m.value(first).ty), TypeData::Function { .. })
+            || res_attrs.first().is_some_and(
+                |&d| matches!(m.ctx.attr(d), AttrData::Dictionary(d) if !d.is_empty()),
+            );
+        if parens {
+            self.out.push('(');
         }
+        for (i, &r) in results.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.ty(m.value(r).ty);
+            self.optional_dict(res_attrs.get(i).copied());
+        }
+        if parens {
+            self.out.push(')');
+        }
+    }
+
+    /// `CallIntrinsicOp::print`: `"llvm.name"(args)`, the operand bundles,
+    /// `{…}`, `:`, the signature.
+    pub(super) fn llvm_call_intrinsic(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let Some(parts) = self.llvm_call_parts(op, 2) else {
+            return;
+        };
+        self.out.push(' ');
+        if let Some(AttrData::String { value, .. }) =
+            inherent(m, op, b"intrin").map(|a| m.ctx.attr(a))
+        {
+            quoted(value, &mut self.out);
+        }
+        let args = &parts.groups[0];
+        self.out.push('(');
+        self.value_list(args);
+        self.out.push(')');
+        self.llvm_vararg_bundles(op, &parts.bundles);
+        self.llvm_attr_dict(op, CALL_INTRINSIC_ELIDED, false, true);
+        self.out.push_str(" : ");
+        self.llvm_call_signature(op, args);
+    }
+
+    /// `llvm.intr.assume`'s generated printer: `%cond[ bundles] : i1 {…}`,
+    /// the bundles' place kept where the tags are there but empty.
+    pub(super) fn llvm_assume(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let ops = m.operands(op).to_vec();
+        let Some(bundles) = self.llvm_bundles(op, ops.get(1..).unwrap_or_default()) else {
+            return;
+        };
+        let cond = ops.first().copied();
+        self.out.push(' ');
+        if let Some(c) = cond {
+            self.value(c);
+        }
+        if !bundles.is_empty() || inherent(m, op, b"op_bundle_tags").is_some() {
+            self.out.push(' ');
+            if !bundles.is_empty() {
+                // `llvm_vararg_bundles` leads with its own space.
+                self.out.pop();
+            }
+            self.llvm_vararg_bundles(op, &bundles);
+        }
+        self.out.push_str(" : ");
+        if let Some(c) = cond {
+            self.ty(m.value(c).ty);
+        }
+        self.llvm_attr_dict(op, &["op_bundle_sizes", "op_bundle_tags"], false, false);
+    }
+
+    /// `AliasOp::print`: linkage, visibility, `thread_local`, unnamed
+    /// address (`printCommonGlobalAndAlias`), `@name`, `{…}`, `: type`,
+    /// the initializer region.
+    pub(super) fn llvm_alias(&mut self, op: OpId) {
+        let m = self.shared.m;
+        self.llvm_global_prefix(op);
+        if let Some(AttrData::String { value, .. }) =
+            inherent(m, op, b"sym_name").map(|a| m.ctx.attr(a))
+        {
+            symbol_ref(value, &mut self.out);
+        }
+        self.llvm_attr_dict(op, ALIAS_ELIDED, false, false);
+        self.out.push_str(" : ");
+        if let Some(t) = self.llvm_type_attr(op, b"alias_type") {
+            self.ty(t);
+        }
+        self.out.push(' ');
+        if let Some(&r) = m.op(op).regions().first() {
+            self.custom_region(op, r, false, true);
+        }
+    }
+
+    /// `llvm.mlir.ifunc`'s generated printer: `linkage[ visibility][
+    /// unnamed_addr] @name : type, resolver-type @resolver {…}`, with
+    /// `address_space` left out where it is 0.
+    pub(super) fn llvm_ifunc(&mut self, op: OpId) {
+        let m = self.shared.m;
+        self.out.push(' ');
+        let linkage = inherent(m, op, b"linkage")
+            .and_then(|a| llvm_keyword(m, a, "linkage"))
+            .unwrap_or("external");
+        self.out.push_str(linkage);
+        let visibility = int_enum(m, op, b"visibility_", &["hidden", "protected"]).unwrap_or("");
+        let unnamed = int_enum(
+            m,
+            op,
+            b"unnamed_addr",
+            &["local_unnamed_addr", "unnamed_addr"],
+        )
+        .unwrap_or("");
+        for word in [visibility, unnamed] {
+            if !word.is_empty() {
+                self.out.push(' ');
+                self.out.push_str(word);
+            }
+        }
+        self.out.push(' ');
+        if let Some(AttrData::String { value, .. }) =
+            inherent(m, op, b"sym_name").map(|a| m.ctx.attr(a))
+        {
+            symbol_ref(value, &mut self.out);
+        }
+        self.out.push_str(" : ");
+        if let Some(t) = self.llvm_type_attr(op, b"i_func_type") {
+            self.ty(t);
+        }
+        self.out.push_str(", ");
+        if let Some(t) = self.llvm_type_attr(op, b"resolver_type") {
+            self.ty(t);
+        }
+        self.out.push(' ');
+        if let Some(r) = inherent(m, op, b"resolver") {
+            self.attr(r, Elide::All);
+        }
+        self.llvm_attr_dict(op, elided(m, op), false, false);
+    }
+
+    /// `llvm.indirectbr`'s generated printer: `%addr : !llvm.ptr, [` then
+    /// each successor with its operands on a line of its own
+    /// (`printIndirectBrOpSucessors`), `]`, `{…}`.
+    pub(super) fn llvm_indirectbr(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let ops = m.operands(op).to_vec();
+        let seg = inherent(m, op, b"indbr_operand_segments")
+            .and_then(|a| i32_array(m, a))
+            .unwrap_or_default();
+        let sizes: Vec<usize> = seg.iter().map(|&s| s as usize).collect();
+        let rest = ops.get(1..).unwrap_or_default();
+        self.out.push(' ');
+        if let Some(&a) = ops.first() {
+            self.value(a);
+            self.out.push_str(" : ");
+            self.ty(m.value(a).ty);
+        }
+        self.out.push_str(", [");
+        let succ = m.op(op).successors().to_vec();
+        for (k, &b) in succ.iter().enumerate() {
+            if k > 0 {
+                self.out.push(',');
+            }
+            self.out.push('\n');
+            self.pad();
+            self.successor_and_uses(b, &segment(rest, &sizes, k));
+        }
+        if !succ.is_empty() {
+            self.out.push('\n');
+            self.pad();
+        }
+        self.out.push(']');
+        self.llvm_attr_dict(op, &["indbr_operand_segments"], false, false);
     }
 
     /// `CallOp::print`: calling convention (but `ccc`), tail call kind
@@ -1063,13 +1346,15 @@ impl Printer<'_, '_> {
         }
     }
 
-    fn llvm_global_fits(&self, op: OpId) -> bool {
+    /// Whether an `llvm.mlir.global` or `llvm.mlir.alias` (its type in
+    /// attribute `ty`) has the shape its printer expects.
+    fn llvm_global_fits(&self, op: OpId, ty: &[u8]) -> bool {
         let m = self.shared.m;
         let o = m.op(op);
         o.num_results == 0
             && m.operands(op).is_empty()
             && o.regions().len() == 1
-            && self.llvm_type_attr(op, b"global_type").is_some()
+            && self.llvm_type_attr(op, ty).is_some()
             && matches!(
                 inherent(m, op, b"sym_name").map(|a| m.ctx.attr(a)),
                 Some(AttrData::String { .. })
@@ -1093,12 +1378,21 @@ impl Printer<'_, '_> {
     /// (`printCommonGlobalAndAlias`).
     pub(super) fn llvm_global(&mut self, op: OpId) {
         let m = self.shared.m;
-        let unit = |name: &[u8]| {
-            matches!(
-                inherent(m, op, name).map(|a| m.ctx.attr(a)),
-                Some(AttrData::Unit)
-            )
-        };
+        self.llvm_global_prefix(op);
+        if matches!(
+            inherent(m, op, b"constant").map(|a| m.ctx.attr(a)),
+            Some(AttrData::Unit)
+        ) {
+            self.out.push_str("constant ");
+        }
+        self.llvm_global_rest(op);
+    }
+
+    /// `printCommonGlobalAndAlias`: ` linkage `, then visibility,
+    /// `thread_local` and the unnamed address where they are there, each
+    /// followed by a space.
+    fn llvm_global_prefix(&mut self, op: OpId) {
+        let m = self.shared.m;
         self.out.push(' ');
         let linkage = inherent(m, op, b"linkage")
             .and_then(|a| llvm_keyword(m, a, "linkage"))
@@ -1110,7 +1404,10 @@ impl Printer<'_, '_> {
             self.out.push_str(visibility);
             self.out.push(' ');
         }
-        if unit(b"thread_local_") {
+        if matches!(
+            inherent(m, op, b"thread_local_").map(|a| m.ctx.attr(a)),
+            Some(AttrData::Unit)
+        ) {
             self.out.push_str("thread_local ");
         }
         let unnamed = int_enum(
@@ -1124,9 +1421,11 @@ impl Printer<'_, '_> {
             self.out.push_str(unnamed);
             self.out.push(' ');
         }
-        if unit(b"constant") {
-            self.out.push_str("constant ");
-        }
+    }
+
+    /// `GlobalOp::print` after `constant`.
+    fn llvm_global_rest(&mut self, op: OpId) {
+        let m = self.shared.m;
         if let Some(AttrData::String { value, .. }) =
             inherent(m, op, b"sym_name").map(|a| m.ctx.attr(a))
         {
