@@ -478,14 +478,12 @@ impl Printer<'_, '_> {
                     .is_some()
             }
             b"llvm.call_intrinsic" => {
-                self.llvm_call_parts(op, 2).is_some()
-                    && matches!(
-                        inherent(m, op, b"intrin").map(|a| m.ctx.attr(a)),
-                        Some(AttrData::String { ty: None, .. })
-                    )
-                    && self.llvm_call_parts(op, 2).is_some_and(|p| {
-                        dict_array(m, op, b"arg_attrs", p.groups[0].len()).is_some()
-                    })
+                matches!(
+                    inherent(m, op, b"intrin").map(|a| m.ctx.attr(a)),
+                    Some(AttrData::String { ty: None, .. })
+                ) && self
+                    .llvm_call_parts(op, 2)
+                    .is_some_and(|p| dict_array(m, op, b"arg_attrs", p.groups[0].len()).is_some())
                     && dict_array(m, op, b"res_attrs", nres).is_some()
             }
             b"llvm.intr.assume" => {
