@@ -16,6 +16,7 @@ mod async_dialect;
 mod directives;
 mod gpu;
 mod linalg;
+mod llvm;
 mod pdl;
 mod scf;
 mod shape;
@@ -103,6 +104,21 @@ const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("scf.execute_region", |p, op| p.scf_execute_region(op)),
     ("vector.mask", |p, op| p.vector_mask(op)),
     ("vector.outerproduct", |p, op| p.vector_outerproduct(op)),
+    ("llvm.func", |p, op| p.llvm_func(op)),
+    ("llvm.alloca", |p, op| p.llvm_alloca(op)),
+    ("llvm.call", |p, op| p.llvm_call(op)),
+    ("llvm.getelementptr", |p, op| p.llvm_gep(op)),
+    ("llvm.icmp", |p, op| p.llvm_cmp(op)),
+    ("llvm.fcmp", |p, op| p.llvm_cmp(op)),
+    ("llvm.mlir.global", |p, op| p.llvm_global(op)),
+    ("llvm.invoke", |p, op| p.llvm_invoke(op)),
+    ("llvm.landingpad", |p, op| p.llvm_landingpad(op)),
+    ("llvm.switch", |p, op| p.llvm_switch(op)),
+    ("llvm.call_intrinsic", |p, op| p.llvm_call_intrinsic(op)),
+    ("llvm.intr.assume", |p, op| p.llvm_assume(op)),
+    ("llvm.mlir.alias", |p, op| p.llvm_alias(op)),
+    ("llvm.mlir.ifunc", |p, op| p.llvm_ifunc(op)),
+    ("llvm.indirectbr", |p, op| p.llvm_indirectbr(op)),
 ];
 
 /// The ops printed by `function_interface_impl::printFunctionOp` with
@@ -506,6 +522,9 @@ impl Printer<'_, '_> {
         // Before the ODS data: some ported ops have none (`affine.dma_start`
         // is defined in C++ alone).
         if let Some((_, hand)) = HAND_WRITTEN.iter().find(|(n, _)| n.as_bytes() == name) {
+            if name.starts_with(b"llvm.") && !self.llvm_fits(op) {
+                return None;
+            }
             return Some(How::Hand(*hand));
         }
         let syn = Catalog::upstream().get(name)?;
@@ -577,7 +596,7 @@ impl Printer<'_, '_> {
                     }
                 }
                 Element::Var(Var::Result(_) | Var::Region(_) | Var::Successor(_)) => true,
-                Element::Var(Var::Prop(_)) => false,
+                Element::Var(Var::Prop(i)) => named_enum_case(&syn.props[*i], 0).is_some(),
                 Element::Type(inner) | Element::Qualified(inner) => {
                     walk(syn, std::slice::from_ref(inner), dialect)
                 }
@@ -606,9 +625,14 @@ impl Printer<'_, '_> {
         // Native properties have no place in the attribute dictionary.
         let m = self.shared.m;
         if let Some(AttrData::Dictionary(d)) = m.op(op).properties.map(|p| m.ctx.attr(p)) {
-            if d.iter()
-                .any(|(k, _)| syn.props.iter().any(|p| p.name.as_bytes() == &k[..]))
-            {
+            // A named enum property the format prints may hold any of its
+            // cases.
+            if d.iter().any(|(k, v)| {
+                syn.props.iter().enumerate().any(|(i, p)| {
+                    p.name.as_bytes() == &k[..]
+                        && !(mentions_prop(elements, i) && named_enum_text(m, p, *v).is_some())
+                })
+            }) {
                 return false;
             }
         }
@@ -752,6 +776,15 @@ impl Printer<'_, '_> {
                         self.out.push_str(", ");
                     }
                     self.block_name(*b);
+                }
+            }
+            Element::Var(Var::Prop(i)) => {
+                let spec = &syn.props[*i];
+                let text = inherent(m, op, spec.name.as_bytes())
+                    .and_then(|a| named_enum_text(m, spec, a))
+                    .or_else(|| named_enum_case(spec, 0).map(str::to_string));
+                if let (Some(mnemonic), Some(text)) = (&spec.mnemonic, text) {
+                    let _ = write!(self.out, "{mnemonic}<{text}>");
                 }
             }
             Element::Type(inner) => self.type_of(op, syn, inner, qualified),
@@ -1124,6 +1157,14 @@ impl Printer<'_, '_> {
                 .any(|&r| !m.region(r).blocks.is_empty()),
             Element::Var(Var::Successor(i)) => !successor_group(m, op, syn, *i).is_empty(),
             Element::Successors => !m.op(op).successors().is_empty(),
+            // A named enum property other than its empty case.
+            Element::Var(Var::Prop(i)) => {
+                match inherent(m, op, syn.props[*i].name.as_bytes()).map(|a| m.ctx.attr(a)) {
+                    None => false,
+                    Some(AttrData::Integer { value, .. }) => value.sign() != Sign::NoSign,
+                    Some(_) => true,
+                }
+            }
             Element::Var(Var::Attr(i)) => {
                 let spec = &syn.attrs[*i];
                 // Present, and for a default-valued attribute not holding
@@ -2211,6 +2252,9 @@ pub(crate) fn skips(
             if op_name == b"vector.transfer_read" || op_name == b"vector.transfer_write" {
                 return transfer_elided(m, op).iter().any(|e| e.as_bytes() == name);
             }
+            if op_name.starts_with(b"llvm.") {
+                return segments || llvm::elided(m, op).iter().any(|e| e.as_bytes() == name);
+            }
             if matches!(
                 op_name,
                 b"affine.load" | b"affine.store" | b"affine.vector_load" | b"affine.vector_store"
@@ -2532,4 +2576,60 @@ fn group_range(
         start += len;
     }
     (total, 0)
+}
+
+/// Whether `elements` print property `i`.
+fn mentions_prop(elements: &[Element], i: usize) -> bool {
+    elements.iter().any(|e| match e {
+        Element::Var(Var::Prop(k)) => *k == i,
+        Element::Optional {
+            then, otherwise, ..
+        } => mentions_prop(then, i) || mentions_prop(otherwise, i),
+        Element::OIList(clauses) => clauses.iter().any(|c| mentions_prop(c, i)),
+        _ => false,
+    })
+}
+
+/// The case of value `v` of named enum property `spec` (ODS's
+/// `NamedEnumProp`, e.g. `overflow<none>`), where the property is one.
+fn named_enum_case(spec: &rmlir_format::op_format::catalog::PropSpec, v: i64) -> Option<&str> {
+    if spec.kind.as_deref() != Some("named_enum") || spec.mnemonic.is_none() {
+        return None;
+    }
+    spec.cases
+        .iter()
+        .find(|(_, c)| *c == v)
+        .map(|(k, _)| k.as_str())
+}
+
+/// What a named enum property holding `a` prints inside its
+/// `mnemonic<…>`: its case, or for a bit enum the cases of its set bits
+/// joined by `, ` (its `stringify`); `None` for a value it has no words
+/// for.
+fn named_enum_text(
+    m: &Module,
+    spec: &rmlir_format::op_format::catalog::PropSpec,
+    a: AttrId,
+) -> Option<String> {
+    let AttrData::Integer { value, .. } = m.ctx.attr(a) else {
+        return None;
+    };
+    let v = i64::try_from(value).ok()?;
+    if !spec.bit || v == 0 {
+        return named_enum_case(spec, v).map(str::to_string);
+    }
+    named_enum_case(spec, 0)?;
+    let mut rest = v;
+    let mut words = Vec::new();
+    for (k, c) in &spec.cases {
+        // Only single-bit cases: a group's place among them is unknown.
+        if *c != 0 && c.count_ones() != 1 {
+            return None;
+        }
+        if *c != 0 && v & c == *c {
+            words.push(k.as_str());
+            rest &= !c;
+        }
+    }
+    (rest == 0).then(|| words.join(", "))
 }

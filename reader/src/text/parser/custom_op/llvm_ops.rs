@@ -466,12 +466,14 @@ impl<'a> Parser<'a> {
             self.expect(Tok::Comma, "','")?;
         }
         let type_at = self.tok.start;
-        let fty = self.parse_type()?;
-        let TypeData::Function { inputs, results } = self.m.ctx.ty(fty).clone() else {
-            return self.sem_err_at(type_at, "expected a function type");
-        };
+        let (inputs, arg_attrs, results, res_attrs) = self.parse_call_signature()?;
         if results.len() > 1 {
             return self.sem_err_at(type_at, "expected function with 0 or 1 result");
+        }
+        for (name, dicts) in [(&b"arg_attrs"[..], arg_attrs), (b"res_attrs", res_attrs)] {
+            if let Some(a) = self.dict_array(dicts) {
+                props.push((name.into(), a));
+            }
         }
         types.extend(inputs);
         let mut operands = Vec::new();
@@ -490,6 +492,59 @@ impl<'a> Parser<'a> {
             name_at,
             results_start,
         )
+    }
+}
+
+/// The types and attribute dictionaries of a call's signature: arguments,
+/// then results.
+type CallSignature = (
+    Vec<TypeId>,
+    Vec<Option<AttrId>>,
+    Vec<TypeId>,
+    Vec<Option<AttrId>>,
+);
+
+impl<'a> Parser<'a> {
+    /// `(type {attrs}?, …) -> result-list` (MLIR's
+    /// `call_interface_impl::parseFunctionSignature`, the result list
+    /// required): a result list is `()`, one type without attributes, or
+    /// `(type {attrs}?, …)`.
+    fn parse_call_signature(&mut self) -> Result<CallSignature> {
+        let list = |p: &mut Self| -> Result<(Vec<TypeId>, Vec<Option<AttrId>>)> {
+            let (mut types, mut attrs) = (Vec::new(), Vec::new());
+            if !p.eat(Tok::RParen) {
+                loop {
+                    types.push(p.parse_type()?);
+                    attrs.push(p.optional_attr_dict()?);
+                    if !p.eat(Tok::Comma) {
+                        break;
+                    }
+                }
+                p.expect(Tok::RParen, "')'")?;
+            }
+            Ok((types, attrs))
+        };
+        self.expect(Tok::LParen, "'('")?;
+        let (ins, in_attrs) = list(self)?;
+        self.expect(Tok::Arrow, "'->'")?;
+        let (outs, out_attrs) = if self.eat(Tok::LParen) {
+            list(self)?
+        } else {
+            (vec![self.parse_type()?], vec![None])
+        };
+        Ok((ins, in_attrs, outs, out_attrs))
+    }
+
+    /// The `ArrayAttr` of dictionaries `call_interface_impl::
+    /// addArgAndResultAttrs` adds: none unless a dictionary is non-empty,
+    /// an empty one where none was written.
+    fn dict_array(&mut self, dicts: Vec<Option<AttrId>>) -> Option<AttrId> {
+        let empty = self.m.ctx.intern_attr(AttrData::Dictionary(Vec::new()));
+        let dicts: Vec<AttrId> = dicts.into_iter().map(|d| d.unwrap_or(empty)).collect();
+        let any = dicts
+            .iter()
+            .any(|&d| !matches!(self.m.ctx.attr(d), AttrData::Dictionary(e) if e.is_empty()));
+        any.then(|| self.m.ctx.intern_attr(AttrData::Array(dicts)))
     }
 }
 

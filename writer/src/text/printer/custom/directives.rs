@@ -13,6 +13,10 @@ pub(super) type DirectivePrinter = fn(&mut Printer<'_, '_>, OpId, &OpSyntax, &[E
 /// any; dialects reuse names for different printers, `SwitchOpCases` of
 /// cf and llvm), their name, their printer.
 const DIRECTIVES: &[(&[&str], &str, DirectivePrinter)] = &[
+    // `printInsertExtractValueElementType` and `printShuffleType` print
+    // nothing: the types follow from the others.
+    (&["llvm"], "InsertExtractValueElementType", |_, _, _, _| {}),
+    (&["llvm"], "ShuffleType", |_, _, _, _| {}),
     (&[], "DynamicIndexList", |p, op, syn, args| {
         p.dynamic_index_list(op, syn, args)
     }),
