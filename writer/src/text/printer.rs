@@ -130,13 +130,19 @@ fn print_impl<'a>(
             super::print_size::check(m, top, aliases, limit)
         })
     };
+    let hows = if opts.custom {
+        custom::name_hows(m, opts.host.unwrap_or(&rmlir_dialects::hosts::MLIR_OPT_22))
+    } else {
+        Vec::new()
+    };
     let (aliases, (names, preds, print_order_state, quoted_op_names), size) = if opts.local_scope {
         let none = Aliases::none();
         let (size, beside) = rayon::join(|| check(&none), walks_beside);
         (none, beside, size)
     } else {
         let host = opts.host.unwrap_or(&rmlir_dialects::hosts::MLIR_OPT_22);
-        let skip = |op: OpId, part: super::aliases::Part<'_>| custom::skips(m, host, op, part);
+        let skip =
+            |op: OpId, part: super::aliases::Part<'_>| custom::skips(m, host, &hows, op, part);
         let skip: Option<&super::aliases::SkipAttr<'_>> =
             if opts.custom { Some(&skip) } else { None };
         let (aliases, beside) =
@@ -158,6 +164,7 @@ fn print_impl<'a>(
         quoted_op_names: &quoted_op_names,
         custom: opts.custom,
         host: opts.host.unwrap_or(&rmlir_dialects::hosts::MLIR_OPT_22),
+        hows: &hows,
     };
     // The top block's ops are printed in parallel only where nothing is
     // numbered in print order (SPEC.md §4.5).
@@ -269,6 +276,9 @@ struct Shared<'m> {
     custom: bool,
     /// The tool whose print is matched.
     host: &'static rmlir_dialects::hosts::Host,
+    /// How each op name prints in the custom form, by name id, as far as
+    /// the name decides (`custom::name_hows`); empty where not computed.
+    hows: &'m [Option<custom::How>],
 }
 
 /// The contexts in which MLIR elides an attribute's type.

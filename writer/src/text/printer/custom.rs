@@ -513,32 +513,23 @@ impl Printer<'_, '_> {
     /// How `op` prints in the custom form, or `None`: the generic form.
     pub(super) fn custom_how(&self, op: OpId) -> Option<How> {
         let m = self.shared.m;
-        let name = m.op_names.get(m.op(op).name);
-        let host = self.shared.host;
-        let dialect = name.split(|&c| c == b'.').next()?;
-        if !host.registers(std::str::from_utf8(dialect).ok()?) || host.leaves_unregistered(name) {
-            return None;
-        }
-        // Before the ODS data: some ported ops have none (`affine.dma_start`
-        // is defined in C++ alone).
-        if let Some((_, hand)) = HAND_WRITTEN.iter().find(|(n, _)| n.as_bytes() == name) {
-            if name.starts_with(b"llvm.") && !self.llvm_fits(op) {
-                return None;
+        let id = m.op(op).name;
+        let by_name = match self.shared.hows.get(id.index()) {
+            Some(h) => *h,
+            None => name_how(self.shared.host, m.op_names.get(id)),
+        };
+        match by_name {
+            Some(How::Hand(hand)) => {
+                if m.op_name(op).starts_with(b"llvm.") && !self.llvm_fits(op) {
+                    return None;
+                }
+                Some(How::Hand(hand))
             }
-            return Some(How::Hand(*hand));
+            Some(How::Declarative(syn, elements)) => self
+                .declarative_fits(op, syn, elements)
+                .then_some(How::Declarative(syn, elements)),
+            other => other,
         }
-        let syn = Catalog::upstream().get(name)?;
-        if FUNCTION_OPS.iter().any(|f| f.as_bytes() == name) {
-            return Some(How::Function(syn));
-        }
-        if let Some(dsl) = rmlir_format::op_format::opdsl::op(std::str::from_utf8(name).ok()?) {
-            return Some(How::LinalgNamed(dsl));
-        }
-        let elements = syn.elements()?.as_ref().ok()?;
-        if !self.declarative_supported(op, syn, elements) {
-            return None;
-        }
-        Some(How::Declarative(syn, elements))
     }
 
     /// Prints `op` after its results in the custom form; `false` (nothing
@@ -575,7 +566,29 @@ impl Printer<'_, '_> {
     /// Whether every element of `elements` is one this printer knows,
     /// for `op` as it is (an enum value with a case, no native property
     /// outside the format).
-    fn declarative_supported(&self, op: OpId, syn: &OpSyntax, elements: &[Element]) -> bool {
+    fn declarative_fits(&self, op: OpId, syn: &OpSyntax, elements: &[Element]) -> bool {
+        // Native properties have no place in the attribute dictionary.
+        let m = self.shared.m;
+        if let Some(AttrData::Dictionary(d)) = m.op(op).properties.map(|p| m.ctx.attr(p)) {
+            // A named enum property the format prints may hold any of its
+            // cases.
+            if d.iter().any(|(k, v)| {
+                syn.props.iter().enumerate().any(|(i, p)| {
+                    p.name.as_bytes() == &k[..]
+                        && !(mentions_prop(elements, i) && named_enum_text(m, p, *v).is_some())
+                })
+            }) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Whether every element of a declarative format is one the printer
+/// knows, for ops of dialect `dialect`.
+fn declarative_supported(syn: &OpSyntax, elements: &[Element], dialect: &str) -> bool {
+    {
         fn walk(syn: &OpSyntax, els: &[Element], dialect: &str) -> bool {
             els.iter().all(|e| match e {
                 Element::Literal(_) | Element::Space(_) | Element::AttrDict { .. } => true,
@@ -613,32 +626,11 @@ impl Printer<'_, '_> {
                 Element::PropDict | Element::Ref(_) | Element::StringArg(_) => false,
             })
         }
-        let op_name = self.shared.m.op_name(op);
-        let dialect = op_name.split(|&c| c == b'.').next().unwrap_or_default();
-        if !walk(
-            syn,
-            elements,
-            std::str::from_utf8(dialect).unwrap_or_default(),
-        ) {
-            return false;
-        }
-        // Native properties have no place in the attribute dictionary.
-        let m = self.shared.m;
-        if let Some(AttrData::Dictionary(d)) = m.op(op).properties.map(|p| m.ctx.attr(p)) {
-            // A named enum property the format prints may hold any of its
-            // cases.
-            if d.iter().any(|(k, v)| {
-                syn.props.iter().enumerate().any(|(i, p)| {
-                    p.name.as_bytes() == &k[..]
-                        && !(mentions_prop(elements, i) && named_enum_text(m, p, *v).is_some())
-                })
-            }) {
-                return false;
-            }
-        }
-        true
+        walk(syn, elements, dialect)
     }
+}
 
+impl Printer<'_, '_> {
     fn elements(&mut self, op: OpId, syn: &OpSyntax, elements: &[Element], sp: &mut Spacing) {
         for e in elements {
             self.element(op, syn, e, sp, false);
@@ -2078,6 +2070,38 @@ fn transfer_elided(m: &Module, op: OpId) -> Vec<&'static str> {
     elided
 }
 
+/// How ops named `name` print in the custom form as far as the name
+/// decides (the op itself may still not fit: `Printer::custom_how`).
+pub(super) fn name_how(host: &rmlir_dialects::hosts::Host, name: &[u8]) -> Option<How> {
+    let dialect = name.split(|&c| c == b'.').next()?;
+    let dialect = std::str::from_utf8(dialect).ok()?;
+    if !host.registers(dialect) || host.leaves_unregistered(name) {
+        return None;
+    }
+    // Before the ODS data: some ported ops have none (`affine.dma_start`
+    // is defined in C++ alone).
+    if let Some((_, hand)) = HAND_WRITTEN.iter().find(|(n, _)| n.as_bytes() == name) {
+        return Some(How::Hand(*hand));
+    }
+    let syn = Catalog::upstream().get(name)?;
+    if FUNCTION_OPS.iter().any(|f| f.as_bytes() == name) {
+        return Some(How::Function(syn));
+    }
+    if let Some(dsl) = rmlir_format::op_format::opdsl::op(std::str::from_utf8(name).ok()?) {
+        return Some(How::LinalgNamed(dsl));
+    }
+    let elements = syn.elements()?.as_ref().ok()?;
+    declarative_supported(syn, elements, dialect).then_some(How::Declarative(syn, elements))
+}
+
+/// [`name_how`] of each op name of `m`, by name id: the printer and the
+/// alias walk ask per op, often several times.
+pub(super) fn name_hows(m: &Module, host: &rmlir_dialects::hosts::Host) -> Vec<Option<How>> {
+    (0..m.op_names.len())
+        .map(|i| name_how(host, m.op_names.get(OpNameId(i as u32))))
+        .collect()
+}
+
 /// The ops of `m` the custom form prints generic although mlir-opt
 /// prints them in a custom form of their own: ops of a dialect the host
 /// registers whose ODS gives them a format or a hand-written printer
@@ -2106,6 +2130,7 @@ pub fn unported_custom_ops(
             quoted_op_names: &[],
             custom: true,
             host,
+            hows: &[],
         },
         0,
     );
@@ -2142,6 +2167,7 @@ pub fn unported_custom_ops(
 pub(crate) fn skips(
     m: &Module,
     host: &'static rmlir_dialects::hosts::Host,
+    hows: &[Option<How>],
     op: OpId,
     part: super::super::aliases::Part<'_>,
 ) -> bool {
@@ -2163,6 +2189,7 @@ pub(crate) fn skips(
             quoted_op_names: &[],
             custom: true,
             host,
+            hows,
         },
         0,
     );
