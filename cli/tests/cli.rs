@@ -1434,3 +1434,57 @@ fn decode_custom_prints_like_mlir_opt_default() {
     let generic = ok(&run(&["decode", example])).stdout.clone();
     assert!(String::from_utf8_lossy(&generic).contains("\"arith.constant\"()"));
 }
+
+/// `--no-generic-fallback` refuses, before writing anything, a module
+/// holding an op whose custom form mlir-opt prints and we do not
+/// (`omp.parallel`'s clauses are not ported), naming it; a module whose
+/// ops are all ported prints as with `--custom` alone.
+#[test]
+fn decode_no_generic_fallback_refuses_unported_ops() {
+    let dir = std::env::temp_dir().join(format!("rmlir-no-fallback-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("omp.mlir");
+    std::fs::write(
+        &input,
+        "\"func.func\"() <{function_type = () -> (), sym_name = \"f\"}> ({\n  \"omp.parallel\"() ({\n    \"omp.terminator\"() : () -> ()\n  }) : () -> ()\n  \"func.return\"() : () -> ()\n}) : () -> ()\n",
+    )
+    .unwrap();
+    let out = dir.join("out.mlir");
+    let input_s = input.to_str().unwrap();
+    let refused = run(&[
+        "decode",
+        "--custom",
+        "--no-generic-fallback",
+        input_s,
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!refused.status.success());
+    let err = stderr(&refused);
+    assert!(
+        err.contains("1 op has a custom form") && err.contains("`omp.parallel` (1)"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing is written when refused");
+    // Without the flag the op prints generic, the rest custom.
+    let fallback = ok(&run(&["decode", "--custom", input_s])).stdout.clone();
+    let text = String::from_utf8_lossy(&fallback);
+    assert!(
+        text.contains("\"omp.parallel\"() ({") && text.contains("func.func @f()"),
+        "{text}"
+    );
+    // The example's ops are all ported: the flag changes nothing.
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hello.mlir");
+    let example = example.to_str().unwrap();
+    let strict = ok(&run(&[
+        "decode",
+        "--custom",
+        "--no-generic-fallback",
+        example,
+    ]))
+    .stdout
+    .clone();
+    let plain = ok(&run(&["decode", "--custom", example])).stdout.clone();
+    assert_eq!(strict, plain);
+    std::fs::remove_dir_all(&dir).ok();
+}
