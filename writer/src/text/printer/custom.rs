@@ -18,6 +18,7 @@ mod gpu;
 mod linalg;
 mod scf;
 mod shape;
+mod spirv;
 mod vector;
 
 /// How an op is printed in the custom form.
@@ -78,6 +79,24 @@ const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("scf.execute_region", |p, op| p.scf_execute_region(op)),
     ("vector.mask", |p, op| p.vector_mask(op)),
     ("vector.outerproduct", |p, op| p.vector_outerproduct(op)),
+    ("spirv.module", |p, op| p.spirv_module(op)),
+    ("spirv.func", |p, op| p.spirv_func(op)),
+    ("spirv.Constant", |p, op| p.spirv_constant(op)),
+    ("spirv.GlobalVariable", |p, op| p.spirv_global_variable(op)),
+    ("spirv.Variable", |p, op| p.spirv_variable(op)),
+    ("spirv.EntryPoint", |p, op| p.spirv_entry_point(op)),
+    ("spirv.ExecutionMode", |p, op| p.spirv_execution_mode(op)),
+    ("spirv.Load", |p, op| p.spirv_load(op)),
+    ("spirv.Store", |p, op| p.spirv_store(op)),
+    ("spirv.BranchConditional", |p, op| {
+        p.spirv_branch_conditional(op)
+    }),
+    ("spirv.mlir.loop", |p, op| {
+        p.spirv_structured(op, "loop_control")
+    }),
+    ("spirv.mlir.selection", |p, op| {
+        p.spirv_structured(op, "selection_control")
+    }),
 ];
 
 /// The ops printed by `function_interface_impl::printFunctionOp` with
@@ -233,6 +252,8 @@ fn result_name(m: &Module, op: OpId) -> Option<String> {
             _ => None,
         },
         "arith.muli" => vscale_multiple_name(m, op),
+        "spirv.Constant" => spirv::constant_name(m, op),
+        "spirv.mlir.addressof" => spirv::address_of_name(m, op),
         // Named after the global they load (`GlobalLoadOp::getAsmResultNames`).
         "ml_program.global_load" | "ml_program.global_load_const" => {
             match m.ctx.attr(inherent(m, op, b"global")?) {
@@ -482,6 +503,9 @@ impl Printer<'_, '_> {
             return Some(How::Function(syn));
         }
         if let Some((_, hand)) = HAND_WRITTEN.iter().find(|(n, _)| n.as_bytes() == name) {
+            if name.starts_with(b"spirv.") && !spirv::printable(m, op) {
+                return None;
+            }
             return Some(How::Hand(*hand));
         }
         if let Some(dsl) = rmlir_format::op_format::opdsl::op(std::str::from_utf8(name).ok()?) {
@@ -2125,6 +2149,14 @@ pub(crate) fn skips(
             }
             if op_name == b"affine.load" || op_name == b"affine.store" {
                 return name == b"map";
+            }
+            // As a function's: its arguments print as its entry block's.
+            if op_name == b"spirv.func" && name == b"arg_attrs" {
+                return m
+                    .op(op)
+                    .regions()
+                    .first()
+                    .is_some_and(|&r| !m.region(r).blocks.is_empty());
             }
             if op_name == b"affine.for" && (name == b"lowerBoundMap" || name == b"upperBoundMap") {
                 return inherent(m, op, name).is_some_and(|a| trivial_bound(m, a));
