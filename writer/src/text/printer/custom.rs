@@ -97,6 +97,22 @@ const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("spirv.mlir.selection", |p, op| {
         p.spirv_structured(op, "selection_control")
     }),
+    ("spirv.SpecConstant", |p, op| p.spirv_spec_constant(op)),
+    ("spirv.CompositeInsert", |p, op| {
+        p.spirv_composite_insert(op)
+    }),
+    ("spirv.CompositeExtract", |p, op| {
+        p.spirv_composite_extract(op)
+    }),
+    ("spirv.CopyMemory", |p, op| p.spirv_copy_memory(op)),
+    ("spirv.GL.FClamp", |p, op| p.spirv_one_result(op)),
+    ("spirv.GL.SClamp", |p, op| p.spirv_one_result(op)),
+    ("spirv.GL.UClamp", |p, op| p.spirv_one_result(op)),
+    ("spirv.GL.Fma", |p, op| p.spirv_one_result(op)),
+    ("spirv.IAddCarry", |p, op| p.spirv_extended_binary(op)),
+    ("spirv.ISubBorrow", |p, op| p.spirv_extended_binary(op)),
+    ("spirv.SMulExtended", |p, op| p.spirv_extended_binary(op)),
+    ("spirv.UMulExtended", |p, op| p.spirv_extended_binary(op)),
 ];
 
 /// The ops printed by `function_interface_impl::printFunctionOp` with

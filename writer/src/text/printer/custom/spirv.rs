@@ -19,6 +19,15 @@ fn shown_attrs(name: &[u8]) -> Option<&'static [&'static str]> {
         b"spirv.BranchConditional" => &["branch_weights", "operandSegmentSizes"],
         b"spirv.mlir.loop" => &["loop_control"],
         b"spirv.mlir.selection" => &["selection_control"],
+        b"spirv.SpecConstant" => &["default_value", "spec_id", "sym_name"],
+        b"spirv.CompositeInsert" => &["indices"],
+        b"spirv.CompositeExtract" => &["indices"],
+        b"spirv.CopyMemory" => &[
+            "alignment",
+            "memory_access",
+            "source_alignment",
+            "source_memory_access",
+        ],
         _ => return None,
     })
 }
@@ -79,6 +88,83 @@ fn pointer_parts(m: &Module, t: TypeId) -> Option<(String, String)> {
 /// points to.
 fn is_pointee(m: &Module, t: TypeId, pointee: &str) -> bool {
     crate::bytecode::text_entry::type_text(&m.ctx, t) == pointee
+}
+
+/// Whether the memory access `access` and its alignment `align` are
+/// both printed, so read back (`printMemoryAccessAttribute`): the access
+/// a known case, the alignment an `i32` there exactly with `Aligned`.
+fn access_consumed(m: &Module, op: OpId, access: &str, align: &str) -> bool {
+    let case = match inherent(m, op, access.as_bytes()) {
+        Some(c) => match enum_case(m, c, "memory_access") {
+            Some(case) => Some(case),
+            None => return false,
+        },
+        None => None,
+    };
+    let aligned = case.is_some_and(|c| c.split('|').any(|w| w == "Aligned"));
+    match inherent(m, op, align.as_bytes()) {
+        None => !aligned,
+        Some(a) => {
+            aligned
+                && matches!(m.ctx.attr(a), AttrData::Integer { ty, value }
+                    if matches!(m.ctx.ty(*ty), TypeData::Integer { width: 32, signedness: Signedness::Signless })
+                        && value.sign() != Sign::Minus)
+        }
+    }
+}
+
+/// The text of element `i` of a composite type's text (`vector<4xf32>`,
+/// `!spirv.array<4 x f32>`, `!spirv.struct<(f32, i32)>`), as
+/// `spirv::CompositeType::getElementType` gives it; `None` for any other
+/// type, an index out of range, or a struct with decorated members.
+fn element_text(text: &str, i: usize) -> Option<String> {
+    if let Some(rest) = text.strip_prefix("vector<") {
+        let (n, elem) = rest.strip_suffix('>')?.split_once('x')?;
+        let n: usize = n.parse().ok()?;
+        let plain = elem.starts_with(|c: char| c.is_ascii_alphabetic());
+        return (i < n && plain && !elem.contains(['x', '<'])).then(|| elem.to_string());
+    }
+    if let Some(rest) = text.strip_prefix("!spirv.array<") {
+        let (n, elem) = rest.strip_suffix('>')?.split_once(" x ")?;
+        let n: usize = n.parse().ok()?;
+        let parts = top_level_split(elem);
+        let elem = match parts.as_slice() {
+            [e] => *e,
+            [e, stride] if stride.starts_with("stride=") => *e,
+            _ => return None,
+        };
+        return (i < n).then(|| elem.to_string());
+    }
+    let members = text.strip_prefix("!spirv.struct<(")?.strip_suffix(")>")?;
+    let parts = top_level_split(members);
+    let member = parts.get(i)?;
+    // A member with an offset or decorations (`f32 [4]`): types end
+    // otherwise.
+    (!member.ends_with(']')).then(|| member.to_string())
+}
+
+/// `s` split at its commas outside brackets and quotes.
+fn top_level_split(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut quoted, mut start) = (0i32, false, 0);
+    let bytes = s.as_bytes();
+    let mut k = 0;
+    while k < bytes.len() {
+        match bytes[k] {
+            b'"' => quoted = !quoted,
+            b'\\' if quoted => k += 1,
+            b'<' | b'(' | b'[' | b'{' if !quoted => depth += 1,
+            b'>' | b')' | b']' | b'}' if !quoted => depth -= 1,
+            b',' if !quoted && depth == 0 => {
+                out.push(s[start..k].trim());
+                start = k + 1;
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    out.push(s[start..].trim());
+    out
 }
 
 /// Whether a type is `!spirv.array<…>`.
@@ -230,6 +316,57 @@ pub(super) fn printable(m: &Module, op: OpId) -> bool {
                 && !has("storage_class")
                 && (!has("memory_access")
                     || inherent_case(m, op, "memory_access", "memory_access").is_some())
+                // A load reads an alignment not shown back from its
+                // dictionary; a store reads no dictionary back.
+                && (access_consumed(m, op, "memory_access", "alignment")
+                    || (load
+                        && !inherent_case(m, op, "memory_access", "memory_access")
+                            .is_some_and(|c| c.split('|').any(|w| w == "Aligned"))))
+                && (load || {
+                    entries.iter().all(|(k, _)| {
+                        &k[..] == b"memory_access" || &k[..] == b"alignment"
+                    }) && access_consumed(m, op, "memory_access", "alignment")
+                })
+        }
+        b"spirv.CopyMemory" => {
+            let ops = m.operands(op);
+            let (&[target, source], 0) = (ops, o.num_results) else {
+                return false;
+            };
+            let (Some((t, _)), Some((s, _))) = (
+                pointer_parts(m, m.value(target).ty),
+                pointer_parts(m, m.value(source).ty),
+            ) else {
+                return false;
+            };
+            // Without its own, the source shows the target's access
+            // (`printSourceMemoryAccessAttribute`), read back as its own.
+            t == s
+                && (!has("memory_access") || has("source_memory_access"))
+                && access_consumed(m, op, "memory_access", "alignment")
+                && access_consumed(m, op, "source_memory_access", "source_alignment")
+        }
+        b"spirv.CompositeExtract" => {
+            let (&[composite], Some(ty)) = (m.operands(op), result_ty) else {
+                return false;
+            };
+            let Some(AttrData::Array(indices)) = inherent(m, op, b"indices").map(|a| m.ctx.attr(a))
+            else {
+                return false;
+            };
+            let mut text = crate::bytecode::text_entry::type_text(&m.ctx, m.value(composite).ty);
+            for &i in indices {
+                let Some(i) = attr_int(m, i).and_then(|i| usize::try_from(i).ok()) else {
+                    return false;
+                };
+                let Some(elem) = element_text(&text, i) else {
+                    return false;
+                };
+                text = elem;
+            }
+            !indices.is_empty()
+                && o.num_results == 1
+                && text == crate::bytecode::text_entry::type_text(&m.ctx, ty)
         }
         b"spirv.BranchConditional" => {
             let sizes = operand_segments(m, op).unwrap_or_default();
@@ -253,6 +390,48 @@ pub(super) fn printable(m: &Module, op: OpId) -> bool {
                 && o.regions()
                     .first()
                     .is_some_and(|&r| entry_args(m, r).is_empty())
+        }
+        b"spirv.SpecConstant" => {
+            matches!(
+                inherent(m, op, b"sym_name").map(|a| m.ctx.attr(a)),
+                Some(AttrData::String { .. })
+            ) && inherent(m, op, b"default_value").is_some()
+                // Read back as an `i64`, the type an untyped integer takes.
+                && inherent(m, op, b"spec_id").is_none_or(|a| {
+                    matches!(m.ctx.attr(a), AttrData::Integer { ty, .. }
+                        if matches!(m.ctx.ty(*ty), TypeData::Integer { width: 64, signedness: Signedness::Signless }))
+                })
+        }
+        b"spirv.CompositeInsert" => {
+            let ops = m.operands(op);
+            ops.len() == 2
+                && o.num_results == 1
+                && inherent(m, op, b"indices").is_some()
+                && ops.get(1).map(|&v| m.value(v).ty) == result_ty
+        }
+        // `printOneResultOp` itself prints the generic form otherwise.
+        b"spirv.GL.FClamp" | b"spirv.GL.SClamp" | b"spirv.GL.UClamp" | b"spirv.GL.Fma" => {
+            o.num_results == 1
+                && m.operands(op)
+                    .iter()
+                    .all(|&v| Some(m.value(v).ty) == result_ty)
+        }
+        b"spirv.IAddCarry"
+        | b"spirv.ISubBorrow"
+        | b"spirv.SMulExtended"
+        | b"spirv.UMulExtended" => {
+            // Read back with both operands of the struct's first member's
+            // type.
+            let ops = m.operands(op);
+            let (&[a, b], Some(ty)) = (ops, result_ty) else {
+                return false;
+            };
+            let t = m.value(a).ty;
+            let text = crate::bytecode::text_entry::type_text(&m.ctx, t);
+            t == m.value(b).ty
+                && o.num_results == 1
+                && crate::bytecode::text_entry::type_text(&m.ctx, ty)
+                    == format!("!spirv.struct<({text}, {text})>")
         }
         _ => true,
     }
@@ -550,17 +729,30 @@ impl Printer<'_, '_> {
     /// (`printMemoryAccessAttribute`); the attributes printed join
     /// `elided`.
     fn memory_access(&mut self, op: OpId, elided: &mut Vec<&'static str>) {
+        self.memory_access_of(op, "memory_access", "alignment", elided);
+    }
+
+    /// ` ["Aligned", 4]` from the memory access attribute `access` and the
+    /// alignment `align` (`printMemoryAccessAttribute`,
+    /// `printSourceMemoryAccessAttribute`).
+    fn memory_access_of(
+        &mut self,
+        op: OpId,
+        access_name: &'static str,
+        align: &'static str,
+        elided: &mut Vec<&'static str>,
+    ) {
         let m = self.shared.m;
-        let Some(access) = inherent_case(m, op, "memory_access", "memory_access") else {
+        let Some(access) = inherent_case(m, op, access_name, "memory_access") else {
             return;
         };
-        elided.push("memory_access");
+        elided.push(access_name);
         self.out.push_str(" [\"");
         self.out.push_str(access);
         self.out.push('"');
         if access.split('|').any(|c| c == "Aligned") {
-            if let Some(n) = inherent(m, op, b"alignment").and_then(|a| attr_int(m, a)) {
-                elided.push("alignment");
+            if let Some(n) = inherent(m, op, align.as_bytes()).and_then(|a| attr_int(m, a)) {
+                elided.push(align);
                 // An unsigned 32-bit value (`getAlignment`).
                 let n = ((n % (1u64 << 32)) + (1u64 << 32)) % (1u64 << 32);
                 self.out.push_str(", ");
@@ -675,6 +867,138 @@ impl Printer<'_, '_> {
         self.out.push(' ');
         if let Some(&r) = o.regions().first() {
             self.custom_region(op, r, false, true);
+        }
+    }
+
+    /// `spirv.SpecConstant @c spec_id(5) = 1 : i32`
+    /// (`spirv::SpecConstantOp::print`).
+    pub(super) fn spirv_spec_constant(&mut self, op: OpId) {
+        let m = self.shared.m;
+        self.out.push(' ');
+        if let Some(AttrData::String { value, .. }) =
+            inherent(m, op, b"sym_name").map(|a| m.ctx.attr(a))
+        {
+            symbol_ref(value, &mut self.out);
+        }
+        if let Some(id) = inherent(m, op, b"spec_id").and_then(|a| attr_int(m, a)) {
+            self.out.push_str(&format!(" spec_id({id})"));
+        }
+        self.out.push_str(" = ");
+        if let Some(v) = inherent(m, op, b"default_value") {
+            self.attr(v, Elide::Never);
+        }
+    }
+
+    /// `spirv.CompositeInsert %o, %c[0 : i32] : f32 into vector<4xf32>`
+    /// (`spirv::CompositeInsertOp::print`).
+    pub(super) fn spirv_composite_insert(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let (Some(&object), Some(&composite)) = (m.operands(op).first(), m.operands(op).get(1))
+        else {
+            return;
+        };
+        self.out.push(' ');
+        self.value(object);
+        self.out.push_str(", ");
+        self.value(composite);
+        if let Some(i) = inherent(m, op, b"indices") {
+            self.attr(i, Elide::Never);
+        }
+        self.out.push_str(" : ");
+        self.ty(m.value(object).ty);
+        self.out.push_str(" into ");
+        self.ty(m.value(composite).ty);
+    }
+
+    /// `spirv.GL.FClamp %x, %lo, %hi : f32`, or the generic form where the
+    /// operands' types are not all the result's (`printOneResultOp`).
+    pub(super) fn spirv_one_result(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let ops = m.operands(op).to_vec();
+        self.out.push(' ');
+        self.value_list(&ops);
+        self.all_attrs_less(op, &[]);
+        if let Some(r) = m.op(op).results().next() {
+            self.out.push_str(" : ");
+            self.ty(m.value(r).ty);
+        }
+    }
+
+    /// `spirv.IAddCarry %a, %b : !spirv.struct<(i32, i32)>`, its attributes
+    /// between the name and the operands (`printArithmeticExtendedBinaryOp`).
+    pub(super) fn spirv_extended_binary(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let ops = m.operands(op).to_vec();
+        self.out.push(' ');
+        self.all_attrs_less(op, &[]);
+        self.value_list(&ops);
+        if let Some(r) = m.op(op).results().next() {
+            self.out.push_str(" : ");
+            self.ty(m.value(r).ty);
+        }
+    }
+
+    /// `spirv.CompositeExtract %c[1 : i32] : vector<4xf32>`
+    /// (`spirv::CompositeExtractOp::print`): the indices right after the
+    /// operand.
+    pub(super) fn spirv_composite_extract(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let Some(&composite) = m.operands(op).first() else {
+            return;
+        };
+        self.out.push(' ');
+        self.value(composite);
+        if let Some(i) = inherent(m, op, b"indices") {
+            self.attr(i, Elide::Never);
+        }
+        self.out.push_str(" : ");
+        self.ty(m.value(composite).ty);
+    }
+
+    /// `spirv.CopyMemory  "Function" %t,  "Function" %s ["Volatile"],
+    /// ["Aligned", 4] : f32` (`spirv::CopyMemoryOp::print`): the target's
+    /// memory access, then after a comma always the source's.
+    pub(super) fn spirv_copy_memory(&mut self, op: OpId) {
+        let m = self.shared.m;
+        let (Some(&target), Some(&source)) = (m.operands(op).first(), m.operands(op).get(1)) else {
+            return;
+        };
+        let target_parts = pointer_parts(m, m.value(target).ty);
+        let source_class = pointer_parts(m, m.value(source).ty).map(|(_, c)| c);
+        self.out.push_str("  \"");
+        self.out
+            .push_str(target_parts.as_ref().map_or("", |(_, c)| c.as_str()));
+        self.out.push_str("\" ");
+        self.value(target);
+        self.out.push_str(",  \"");
+        self.out
+            .push_str(source_class.as_deref().unwrap_or_default());
+        self.out.push_str("\" ");
+        self.value(source);
+        let mut elided = Vec::new();
+        self.memory_access_of(op, "memory_access", "alignment", &mut elided);
+        self.out.push_str(", ");
+        self.memory_access_of(op, "source_memory_access", "source_alignment", &mut elided);
+        self.all_attrs_less(op, &elided);
+        if let Some((pointee, _)) = target_parts {
+            self.out.push_str(" : ");
+            // A nested type of the pointer prints as a type (its alias
+            // where it has one); a builtin one is in the pointer's text.
+            let nested = match m.ctx.ty(m.value(target).ty) {
+                TypeData::Dialect(body) => body.pieces.iter().find_map(|p| match p {
+                    BodyPiece::Type(t)
+                        if crate::bytecode::text_entry::type_text(&m.ctx, *t) == pointee =>
+                    {
+                        Some(*t)
+                    }
+                    _ => None,
+                }),
+                _ => None,
+            };
+            match nested {
+                Some(t) => self.ty(t),
+                None => self.out.push_str(&pointee),
+            }
         }
     }
 }
