@@ -115,8 +115,9 @@ fn access_consumed(m: &Module, op: OpId, access: &str, align: &str) -> bool {
 
 /// The text of element `i` of a composite type's text (`vector<4xf32>`,
 /// `!spirv.array<4 x f32>`, `!spirv.struct<(f32, i32)>`), as
-/// `spirv::CompositeType::getElementType` gives it; `None` for any other
-/// type, an index out of range, or a struct with decorated members.
+/// `spirv::CompositeType::getElementType` gives it (a struct member
+/// without its offset or decorations); `None` for any other type or an
+/// index out of range.
 fn element_text(text: &str, i: usize) -> Option<String> {
     if let Some(rest) = text.strip_prefix("vector<") {
         let (n, elem) = rest.strip_suffix('>')?.split_once('x')?;
@@ -138,9 +139,16 @@ fn element_text(text: &str, i: usize) -> Option<String> {
     let members = text.strip_prefix("!spirv.struct<(")?.strip_suffix(")>")?;
     let parts = top_level_split(members);
     let member = parts.get(i)?;
-    // A member with an offset or decorations (`f32 [4]`): types end
-    // otherwise.
-    (!member.ends_with(']')).then(|| member.to_string())
+    // A member with an offset or decorations (`f32 [4]`) has its type
+    // before them; types themselves end otherwise.
+    if let Some(head) = member.strip_suffix(']') {
+        let (ty, decorations) = head.rsplit_once(" [")?;
+        if decorations.contains(['[', '<', '(', '"']) || ty.ends_with(']') {
+            return None;
+        }
+        return Some(ty.to_string());
+    }
+    Some(member.to_string())
 }
 
 /// `s` split at its commas outside brackets and quotes.
@@ -184,6 +192,13 @@ fn typed_attr_type(m: &Module, a: AttrId) -> Option<TypeId> {
         | AttrData::Sparse { ty, .. } => Some(*ty),
         _ => None,
     }
+}
+
+/// Whether an attribute is an `i32` integer, as the parsers read a bare
+/// integer they are given that type for.
+fn is_i32(m: &Module, a: AttrId) -> bool {
+    matches!(m.ctx.attr(a), AttrData::Integer { ty, .. }
+        if matches!(m.ctx.ty(*ty), TypeData::Integer { width: 32, signedness: Signedness::Signless }))
 }
 
 /// An integer attribute's value read signed (`IntegerAttr::getInt`).
@@ -267,7 +282,7 @@ pub(super) fn printable(m: &Module, op: OpId) -> bool {
                 && inherent(m, op, b"fn").is_some_and(|a| flat_symbol(m, a).is_some())
                 && matches!(
                     inherent(m, op, b"interface").map(|a| m.ctx.attr(a)),
-                    Some(AttrData::Array(_))
+                    Some(AttrData::Array(v)) if v.iter().all(|&a| flat_symbol(m, a).is_some())
                 )
         }
         b"spirv.ExecutionMode" => {
@@ -275,7 +290,7 @@ pub(super) fn printable(m: &Module, op: OpId) -> bool {
                 && inherent(m, op, b"fn").is_some_and(|a| flat_symbol(m, a).is_some())
                 && matches!(
                     inherent(m, op, b"values").map(|a| m.ctx.attr(a)),
-                    Some(AttrData::Array(v)) if v.iter().all(|&a| attr_int(m, a).is_some())
+                    Some(AttrData::Array(v)) if v.iter().all(|&a| is_i32(m, a))
                 )
         }
         b"spirv.GlobalVariable" => {
@@ -291,11 +306,14 @@ pub(super) fn printable(m: &Module, op: OpId) -> bool {
                 && inherent(m, op, b"initializer").is_none_or(|a| flat_symbol(m, a).is_some())
         }
         b"spirv.Variable" => {
-            let Some((_, class)) = result_ty.and_then(|t| pointer_parts(m, t)) else {
+            let Some((pointee, class)) = result_ty.and_then(|t| pointer_parts(m, t)) else {
                 return false;
             };
             o.num_results == 1
                 && m.operands(op).len() <= 1
+                && m.operands(op)
+                    .iter()
+                    .all(|&v| is_pointee(m, m.value(v).ty, &pointee))
                 && inherent_case(m, op, "storage_class", "storage_class") == Some(class.as_str())
         }
         b"spirv.Load" | b"spirv.Store" => {
@@ -374,9 +392,10 @@ pub(super) fn printable(m: &Module, op: OpId) -> bool {
                 && sizes.first() == Some(&1)
                 && sizes.iter().sum::<usize>() == m.operands(op).len()
                 && o.successors().len() == 2
+                // Read back as two `i32`s.
                 && inherent(m, op, b"branch_weights").is_none_or(|a| {
                     matches!(m.ctx.attr(a), AttrData::Array(v)
-                        if v.iter().all(|&w| attr_int(m, w).is_some()))
+                        if v.len() == 2 && v.iter().all(|&w| is_i32(m, w)))
                 })
         }
         b"spirv.mlir.loop" | b"spirv.mlir.selection" => {
@@ -662,18 +681,28 @@ impl Printer<'_, '_> {
     /// attributes in a dictionary (`spirv::printVariableDecorations`).
     fn variable_decorations(&mut self, op: OpId, elided: &mut Vec<&'static str>) {
         let m = self.shared.m;
-        let int = |n: &str| inherent(m, op, n.as_bytes()).and_then(|a| attr_int(m, a));
+        // Read back as `i32`s: others stay in the dictionary.
+        let int = |n: &str| {
+            inherent(m, op, n.as_bytes())
+                .filter(|&a| is_i32(m, a))
+                .and_then(|a| attr_int(m, a))
+        };
+        let mut bind = false;
         if let (Some(set), Some(binding)) = (int("descriptor_set"), int("binding")) {
             elided.extend(["descriptor_set", "binding"]);
             self.out.push_str(&format!(" bind({set}, {binding})"));
+            bind = true;
         }
         if let Some(AttrData::String { value, ty: None }) =
             inherent(m, op, b"built_in").map(|a| m.ctx.attr(a))
         {
-            // Printed unescaped: only a plain name reads back as itself.
-            if value
-                .iter()
-                .all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+            // Printed unescaped: only a plain name reads back as itself,
+            // and only without `bind(…)` (`parseVariableDecorations` reads
+            // one or the other).
+            if !bind
+                && value
+                    .iter()
+                    .all(|c| c.is_ascii_alphanumeric() || *c == b'_')
             {
                 elided.push("built_in");
                 self.out.push_str(" built_in(\"");
