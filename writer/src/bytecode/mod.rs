@@ -20,7 +20,7 @@ mod interner;
 mod numbering;
 mod properties;
 mod sections;
-mod text_entry;
+pub(crate) mod text_entry;
 pub use text_entry::{attr_text, type_text};
 mod use_list_orders;
 

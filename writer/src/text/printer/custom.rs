@@ -20,6 +20,7 @@ mod llvm;
 mod pdl;
 mod scf;
 mod shape;
+mod spirv;
 mod tosa;
 mod vector;
 
@@ -119,6 +120,40 @@ const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("llvm.mlir.alias", |p, op| p.llvm_alias(op)),
     ("llvm.mlir.ifunc", |p, op| p.llvm_ifunc(op)),
     ("llvm.indirectbr", |p, op| p.llvm_indirectbr(op)),
+    ("spirv.module", |p, op| p.spirv_module(op)),
+    ("spirv.func", |p, op| p.spirv_func(op)),
+    ("spirv.Constant", |p, op| p.spirv_constant(op)),
+    ("spirv.GlobalVariable", |p, op| p.spirv_global_variable(op)),
+    ("spirv.Variable", |p, op| p.spirv_variable(op)),
+    ("spirv.EntryPoint", |p, op| p.spirv_entry_point(op)),
+    ("spirv.ExecutionMode", |p, op| p.spirv_execution_mode(op)),
+    ("spirv.Load", |p, op| p.spirv_load(op)),
+    ("spirv.Store", |p, op| p.spirv_store(op)),
+    ("spirv.BranchConditional", |p, op| {
+        p.spirv_branch_conditional(op)
+    }),
+    ("spirv.mlir.loop", |p, op| {
+        p.spirv_structured(op, "loop_control")
+    }),
+    ("spirv.mlir.selection", |p, op| {
+        p.spirv_structured(op, "selection_control")
+    }),
+    ("spirv.SpecConstant", |p, op| p.spirv_spec_constant(op)),
+    ("spirv.CompositeInsert", |p, op| {
+        p.spirv_composite_insert(op)
+    }),
+    ("spirv.CompositeExtract", |p, op| {
+        p.spirv_composite_extract(op)
+    }),
+    ("spirv.CopyMemory", |p, op| p.spirv_copy_memory(op)),
+    ("spirv.GL.FClamp", |p, op| p.spirv_one_result(op)),
+    ("spirv.GL.SClamp", |p, op| p.spirv_one_result(op)),
+    ("spirv.GL.UClamp", |p, op| p.spirv_one_result(op)),
+    ("spirv.GL.Fma", |p, op| p.spirv_one_result(op)),
+    ("spirv.IAddCarry", |p, op| p.spirv_extended_binary(op)),
+    ("spirv.ISubBorrow", |p, op| p.spirv_extended_binary(op)),
+    ("spirv.SMulExtended", |p, op| p.spirv_extended_binary(op)),
+    ("spirv.UMulExtended", |p, op| p.spirv_extended_binary(op)),
 ];
 
 /// The ops printed by `function_interface_impl::printFunctionOp` with
@@ -275,6 +310,8 @@ fn result_name(m: &Module, op: OpId) -> Option<String> {
             _ => None,
         },
         "arith.muli" => vscale_multiple_name(m, op),
+        "spirv.Constant" => spirv::constant_name(m, op),
+        "spirv.mlir.addressof" => spirv::address_of_name(m, op),
         // Named after the global they load (`GlobalLoadOp::getAsmResultNames`).
         "ml_program.global_load" | "ml_program.global_load_const" => {
             match m.ctx.attr(inherent(m, op, b"global")?) {
@@ -520,7 +557,11 @@ impl Printer<'_, '_> {
         };
         match by_name {
             Some(How::Hand(hand)) => {
-                if m.op_name(op).starts_with(b"llvm.") && !self.llvm_fits(op) {
+                let name = m.op_name(op);
+                if name.starts_with(b"llvm.") && !self.llvm_fits(op) {
+                    return None;
+                }
+                if name.starts_with(b"spirv.") && !spirv::printable(m, op) {
                     return None;
                 }
                 Some(How::Hand(hand))
@@ -2296,6 +2337,14 @@ pub(crate) fn skips(
             }
             if op_name == b"affine.parallel" {
                 return name == b"lowerBoundsMap" || name == b"upperBoundsMap";
+            }
+            // As a function's: its arguments print as its entry block's.
+            if op_name == b"spirv.func" && name == b"arg_attrs" {
+                return m
+                    .op(op)
+                    .regions()
+                    .first()
+                    .is_some_and(|&r| !m.region(r).blocks.is_empty());
             }
             if op_name == b"affine.for" && (name == b"lowerBoundMap" || name == b"upperBoundMap") {
                 return inherent(m, op, name).is_some_and(|a| trivial_bound(m, a));
