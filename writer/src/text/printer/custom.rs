@@ -933,6 +933,12 @@ impl Printer<'_, '_> {
             .unwrap_or(0)
             .min(ops.len());
         let (ins, outs) = ops.split_at(inputs);
+        self.ins_outs_split(ins, outs);
+    }
+
+    /// ` ins(%a : t) outs(%b : u)`, each where it has values
+    /// (`printCommonStructuredOpParts`).
+    pub(super) fn ins_outs_split(&mut self, ins: &[ValueId], outs: &[ValueId]) {
         for (word, vals) in [(" ins(", ins), (" outs(", outs)] {
             if !vals.is_empty() {
                 self.out.push_str(word);
@@ -1337,19 +1343,7 @@ impl Printer<'_, '_> {
                 self.out.push(' ');
             }
         }
-        if let Some(AttrData::String { value, .. }) =
-            inherent(m, op, b"sym_name").map(|a| m.ctx.attr(a))
-        {
-            symbol_ref(value, &mut self.out);
-        }
-        let (ins, outs) = match inherent(m, op, b"function_type").map(|a| m.ctx.attr(a)) {
-            Some(AttrData::Type(t)) => match m.ctx.ty(*t) {
-                TypeData::Function { inputs, results } => (inputs.clone(), results.clone()),
-                _ => (Vec::new(), Vec::new()),
-            },
-            _ => (Vec::new(), Vec::new()),
-        };
-        self.function_signature(op, &ins, &outs);
+        self.name_and_signature(op);
         let elided = [
             "sym_name",
             "sym_visibility",
@@ -1368,6 +1362,26 @@ impl Printer<'_, '_> {
             self.out.push(' ');
             self.custom_region(op, r, false, true);
         }
+    }
+
+    /// `@name` and the function signature of a function op, from its
+    /// `sym_name` and `function_type`; its inputs' types.
+    pub(super) fn name_and_signature(&mut self, op: OpId) -> Vec<TypeId> {
+        let m = self.shared.m;
+        if let Some(AttrData::String { value, .. }) =
+            inherent(m, op, b"sym_name").map(|a| m.ctx.attr(a))
+        {
+            symbol_ref(value, &mut self.out);
+        }
+        let (ins, outs) = match inherent(m, op, b"function_type").map(|a| m.ctx.attr(a)) {
+            Some(AttrData::Type(t)) => match m.ctx.ty(*t) {
+                TypeData::Function { inputs, results } => (inputs.clone(), results.clone()),
+                _ => (Vec::new(), Vec::new()),
+            },
+            _ => (Vec::new(), Vec::new()),
+        };
+        self.function_signature(op, &ins, &outs);
+        ins
     }
 
     /// `function_interface_impl::printFunctionSignature`: `(%a: t {…}
@@ -2056,15 +2070,7 @@ impl Printer<'_, '_> {
         self.out.push(' ');
         self.attr(map, Elide::Never);
         let ops = m.operands(op).to_vec();
-        let (d, s) = ops.split_at(dims.min(ops.len()));
-        self.out.push('(');
-        self.value_list(d);
-        self.out.push(')');
-        if !s.is_empty() {
-            self.out.push('[');
-            self.value_list(s);
-            self.out.push(']');
-        }
+        self.dim_and_symbol_list(&ops, dims);
         self.all_attrs_less(op, &["map"]);
     }
 
@@ -2154,27 +2160,15 @@ pub fn unported_custom_ops(
     host: Option<&'static rmlir_dialects::hosts::Host>,
 ) -> Vec<OpId> {
     let host = host.unwrap_or(&rmlir_dialects::hosts::MLIR_OPT_22);
-    let names = Names {
-        values: Vec::new(),
-        blocks: Vec::new(),
-        named: Vec::new(),
-        groups: Default::default(),
-    };
-    let preds = HashMap::default();
-    let none = Aliases::none();
-    let p = Printer::new_nested(
-        Shared {
-            m,
-            names: &names,
-            aliases: &none,
-            preds: &preds,
-            quoted_op_names: &[],
-            custom: true,
-            host,
-            hows: &[],
-        },
-        0,
-    );
+    let hows = name_hows(m, host);
+    with_probe(m, host, &hows, |p| unported_with(p, m, host))
+}
+
+fn unported_with(
+    p: &Printer<'_, '_>,
+    m: &Module,
+    host: &'static rmlir_dialects::hosts::Host,
+) -> Vec<OpId> {
     let mut out = Vec::new();
     // In print order: the top-level op, then each op's regions in turn.
     let mut stack: Vec<OpId> = m.top.into_iter().collect();
@@ -2212,7 +2206,16 @@ pub(crate) fn skips(
     op: OpId,
     part: super::super::aliases::Part<'_>,
 ) -> bool {
-    use super::super::aliases::Part;
+    with_probe(m, host, hows, |p| skips_with(p, m, host, op, part))
+}
+
+/// Runs `f` with a printer that prints nothing, to ask how ops print.
+fn with_probe<R>(
+    m: &Module,
+    host: &'static rmlir_dialects::hosts::Host,
+    hows: &[Option<How>],
+    f: impl FnOnce(&Printer<'_, '_>) -> R,
+) -> R {
     let names = Names {
         values: Vec::new(),
         blocks: Vec::new(),
@@ -2234,6 +2237,17 @@ pub(crate) fn skips(
         },
         0,
     );
+    f(&p)
+}
+
+fn skips_with(
+    p: &Printer<'_, '_>,
+    m: &Module,
+    host: &'static rmlir_dialects::hosts::Host,
+    op: OpId,
+    part: super::super::aliases::Part<'_>,
+) -> bool {
+    use super::super::aliases::Part;
     let how = p.custom_how(op);
     let name = match part {
         Part::Attr(name) => name,

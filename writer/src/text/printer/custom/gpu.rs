@@ -16,19 +16,7 @@ impl Printer<'_, '_> {
         let m = self.shared.m;
         let o = m.op(op);
         self.out.push(' ');
-        if let Some(AttrData::String { value, .. }) =
-            inherent(m, op, b"sym_name").map(|a| m.ctx.attr(a))
-        {
-            symbol_ref(value, &mut self.out);
-        }
-        let (ins, outs) = match inherent(m, op, b"function_type").map(|a| m.ctx.attr(a)) {
-            Some(AttrData::Type(t)) => match m.ctx.ty(*t) {
-                TypeData::Function { inputs, results } => (inputs.clone(), results.clone()),
-                _ => (Vec::new(), Vec::new()),
-            },
-            _ => (Vec::new(), Vec::new()),
-        };
-        self.function_signature(op, &ins, &outs);
+        let ins = self.name_and_signature(op);
         let body = o.regions().first().copied();
         let args = body.map(|r| entry_args(m, r)).unwrap_or_default();
         let workgroup = match inherent(m, op, b"workgroup_attributions").map(|a| m.ctx.attr(a)) {

@@ -12,15 +12,7 @@ impl Printer<'_, '_> {
         let m = self.shared.m;
         let ops = m.operands(op).to_vec();
         let (ins, outs) = ops.split_at(1.min(ops.len()));
-        for (word, vals) in [(" ins(", ins), (" outs(", outs)] {
-            if !vals.is_empty() {
-                self.out.push_str(word);
-                self.value_list(vals);
-                self.out.push_str(" : ");
-                self.type_list(vals);
-                self.out.push(')');
-            }
-        }
+        self.ins_outs_split(ins, outs);
         let values = inherent(m, op, name.as_bytes())
             .and_then(|a| dense_i64s(m, a))
             .unwrap_or_default();
@@ -86,15 +78,7 @@ impl Printer<'_, '_> {
             self.out.push_str(" }");
         }
         let (ins, outs) = ops.split_at(inputs);
-        for (word, vals) in [(" ins(", ins), (" outs(", outs)] {
-            if !vals.is_empty() {
-                self.out.push_str(word);
-                self.value_list(vals);
-                self.out.push_str(" : ");
-                self.type_list(vals);
-                self.out.push(')');
-            }
-        }
+        self.ins_outs_split(ins, outs);
         if reduce {
             let dims = inherent(m, op, b"dimensions")
                 .and_then(|a| dense_i64s(m, a))

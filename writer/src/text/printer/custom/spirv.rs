@@ -577,19 +577,7 @@ impl Printer<'_, '_> {
     pub(super) fn spirv_func(&mut self, op: OpId) {
         let m = self.shared.m;
         self.out.push(' ');
-        if let Some(AttrData::String { value, .. }) =
-            inherent(m, op, b"sym_name").map(|a| m.ctx.attr(a))
-        {
-            symbol_ref(value, &mut self.out);
-        }
-        let (ins, outs) = match inherent(m, op, b"function_type").map(|a| m.ctx.attr(a)) {
-            Some(AttrData::Type(t)) => match m.ctx.ty(*t) {
-                TypeData::Function { inputs, results } => (inputs.clone(), results.clone()),
-                _ => (Vec::new(), Vec::new()),
-            },
-            _ => (Vec::new(), Vec::new()),
-        };
-        self.function_signature(op, &ins, &outs);
+        self.name_and_signature(op);
         self.out.push_str(" \"");
         self.out.push_str(
             inherent_case(m, op, "function_control", "function_control").unwrap_or_default(),
