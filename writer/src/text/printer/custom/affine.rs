@@ -188,7 +188,10 @@ impl Printer<'_, '_> {
                 self.out.push_str(", ");
             }
             let size = usize::try_from(size).unwrap_or(0);
-            let Some(exprs) = map.results.get(start..start + size) else {
+            let Some(exprs) = start
+                .checked_add(size)
+                .and_then(|end| map.results.get(start..end))
+            else {
                 return;
             };
             if size == 1 {
