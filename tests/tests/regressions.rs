@@ -372,3 +372,20 @@ fn branch_to_a_labelled_entry_block_is_invalid_ir() {
         "{findings:?}"
     );
 }
+
+/// A custom_form fuzz finding: a line-only location (`loc("input.mlir":0)`)
+/// beside the module's point location at 0:0 prints two aliases of one
+/// text, which read back as one location, as mlir-opt 22's do
+/// (`rmlir_tests::location_twins`).
+#[test]
+fn line_only_location_beside_its_point_twin_prints_as_mlir_opt() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("regressions/text/line-only-location-beside-its-point-twin.mlir");
+    let m = rmlir_reader::parse_module(&std::fs::read(&path).unwrap(), "input.mlir").unwrap();
+    let first = rmlir_writer::print_module(&m, Default::default());
+    assert!(rmlir_tests::location_twins(&first), "{first}");
+    let again = rmlir_reader::parse_module(first.as_bytes(), "input.mlir").unwrap();
+    let second = rmlir_writer::print_module(&again, Default::default());
+    assert!(!rmlir_tests::location_twins(&second), "{second}");
+    assert!(first.contains("#loc = loc(\"input.mlir\":0:0)\n#loc1 = loc(\"input.mlir\":0:0)"));
+}
