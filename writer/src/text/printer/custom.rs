@@ -608,8 +608,21 @@ impl Printer<'_, '_> {
     /// for `op` as it is (an enum value with a case, no native property
     /// outside the format).
     fn declarative_fits(&self, op: OpId, syn: &OpSyntax, elements: &[Element]) -> bool {
-        // Native properties have no place in the attribute dictionary.
         let m = self.shared.m;
+        let dialect = m
+            .op_name(op)
+            .split(|&c| c == b'.')
+            .next()
+            .unwrap_or_default();
+        if !self.directives_fit(
+            op,
+            syn,
+            elements,
+            std::str::from_utf8(dialect).unwrap_or(""),
+        ) {
+            return false;
+        }
+        // Native properties have no place in the attribute dictionary.
         if let Some(AttrData::Dictionary(d)) = m.op(op).properties.map(|p| m.ctx.attr(p)) {
             // A named enum property the format prints may hold any of its
             // cases.
@@ -626,11 +639,44 @@ impl Printer<'_, '_> {
     }
 }
 
+impl Printer<'_, '_> {
+    /// Whether each custom directive `op` prints is ported and fits it:
+    /// one we lack only in optional groups and `oilist` clauses the op
+    /// leaves out, and one with a shape check only where it holds.
+    fn directives_fit(&self, op: OpId, syn: &OpSyntax, els: &[Element], dialect: &str) -> bool {
+        els.iter().all(|e| match e {
+            Element::Custom { name, args } => {
+                directives::directive(dialect, name).is_some()
+                    && directives::fits(dialect, name).is_none_or(|fits| fits(self, op, syn, args))
+            }
+            Element::Optional {
+                then,
+                anchor,
+                otherwise,
+            } => {
+                if self.anchor_present(op, syn, &then[*anchor]) {
+                    self.directives_fit(op, syn, then, dialect)
+                } else {
+                    self.directives_fit(op, syn, otherwise, dialect)
+                }
+            }
+            Element::OIList(clauses) => clauses.iter().all(|clause| {
+                let present = clause.iter().any(|el| {
+                    !matches!(el, Element::Literal(_) | Element::Space(_))
+                        && self.anchor_present(op, syn, el)
+                });
+                !present || self.directives_fit(op, syn, clause, dialect)
+            }),
+            _ => true,
+        })
+    }
+}
+
 /// Whether every element of a declarative format is one the printer
 /// knows, for ops of dialect `dialect`.
 fn declarative_supported(syn: &OpSyntax, elements: &[Element], dialect: &str) -> bool {
     {
-        fn walk(syn: &OpSyntax, els: &[Element], dialect: &str) -> bool {
+        fn walk(syn: &OpSyntax, els: &[Element], dialect: &str, deferred: bool) -> bool {
             els.iter().all(|e| match e {
                 Element::Literal(_) | Element::Space(_) | Element::AttrDict { .. } => true,
                 Element::Operands | Element::Regions | Element::Successors => true,
@@ -652,22 +698,26 @@ fn declarative_supported(syn: &OpSyntax, elements: &[Element], dialect: &str) ->
                 Element::Var(Var::Result(_) | Var::Region(_) | Var::Successor(_)) => true,
                 Element::Var(Var::Prop(i)) => named_enum_case(&syn.props[*i], 0).is_some(),
                 Element::Type(inner) | Element::Qualified(inner) => {
-                    walk(syn, std::slice::from_ref(inner), dialect)
+                    walk(syn, std::slice::from_ref(inner), dialect, deferred)
                 }
                 Element::FunctionalType(a, b) => {
-                    walk(syn, std::slice::from_ref(a), dialect)
-                        && walk(syn, std::slice::from_ref(b), dialect)
+                    walk(syn, std::slice::from_ref(a), dialect, deferred)
+                        && walk(syn, std::slice::from_ref(b), dialect, deferred)
                 }
                 Element::Results => true,
                 Element::Optional {
                     then, otherwise, ..
-                } => walk(syn, then, dialect) && walk(syn, otherwise, dialect),
-                Element::Custom { name, .. } => directives::directive(dialect, name).is_some(),
-                Element::OIList(clauses) => clauses.iter().all(|c| walk(syn, c, dialect)),
+                } => walk(syn, then, dialect, true) && walk(syn, otherwise, dialect, deferred),
+                // A directive we lack may sit where the op leaves it out (an
+                // optional group or `oilist` clause): the op decides.
+                Element::Custom { name, .. } => {
+                    deferred || directives::directive(dialect, name).is_some()
+                }
+                Element::OIList(clauses) => clauses.iter().all(|c| walk(syn, c, dialect, true)),
                 Element::PropDict | Element::Ref(_) | Element::StringArg(_) => false,
             })
         }
-        walk(syn, elements, dialect)
+        walk(syn, elements, dialect, false)
     }
 }
 
@@ -1215,6 +1265,12 @@ impl Printer<'_, '_> {
             Element::FunctionalType(a, _) => self.anchor_present(op, syn, a),
             // A custom directive is there when any of its arguments is.
             Element::Custom { args, .. } => args.iter().any(|a| self.anchor_present(op, syn, a)),
+            // An optional group (within an `oilist` clause) when any of its
+            // variables is.
+            Element::Optional { then, .. } => then.iter().any(|e| {
+                !matches!(e, Element::Literal(_) | Element::Space(_))
+                    && self.anchor_present(op, syn, e)
+            }),
             _ => true,
         }
     }

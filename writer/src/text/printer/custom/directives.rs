@@ -56,6 +56,21 @@ const DIRECTIVES: &[(&[&str], &str, DirectivePrinter)] = &[
             p.stripped_enum(a);
         }
     }),
+    (&["gpu"], "OffloadingHandler", |p, op, syn, args| {
+        // `printOffloadingHandler`: `<handler>` unless it is the default
+        // `#gpu.select_object` without a parameter.
+        let m = p.shared.m;
+        let Some(h) = p.arg_attr(op, syn, args.first()) else {
+            return;
+        };
+        let default = matches!(m.ctx.attr(h), AttrData::Dialect { body, ty: None }
+            if &*body.dialect == "gpu" && p.body_string(body) == "select_object");
+        if !default {
+            p.out.push('<');
+            p.attr(h, Elide::Never);
+            p.out.push('>');
+        }
+    }),
     (&["gpu"], "LaunchDimType", |p, op, syn, args| {
         if let Some(&t) = p.arg_types(op, syn, args.first()).first() {
             if !matches!(p.shared.m.ctx.ty(t), TypeData::Index) {
@@ -167,6 +182,15 @@ const DIRECTIVES: &[(&[&str], &str, DirectivePrinter)] = &[
             p.out.push(')');
         }
     }),
+    // `printBlockArgRegion` of OpenMP's region directives, ported for
+    // an op without private or reduction clauses (`FITS`): the region
+    // alone, its entry block's arguments not shown.
+    (&["omp"], "PrivateReductionRegion", |p, op, syn, args| {
+        p.omp_region_alone(op, syn, args)
+    }),
+    (&["omp"], "InReductionPrivateRegion", |p, op, syn, args| {
+        p.omp_region_alone(op, syn, args)
+    }),
     (&["pdl_interp"], "RangeType", |p, op, syn, args| {
         p.range_type(op, syn, args)
     }),
@@ -174,6 +198,28 @@ const DIRECTIVES: &[(&[&str], &str, DirectivePrinter)] = &[
         p.sequence_op_operands(op, syn, args)
     }),
 ];
+
+/// Whether a directive can print `op` as it is.
+pub(super) type DirectiveFits = fn(&Printer<'_, '_>, OpId, &OpSyntax, &[Element]) -> bool;
+
+/// The directives ported only for some shapes of their arguments, with
+/// the check: an op they do not fit prints in the generic form.
+const FITS: &[(&[&str], &str, DirectiveFits)] = &[
+    (&["omp"], "PrivateReductionRegion", |p, op, syn, args| {
+        p.only_region_given(op, syn, args)
+    }),
+    (&["omp"], "InReductionPrivateRegion", |p, op, syn, args| {
+        p.only_region_given(op, syn, args)
+    }),
+];
+
+/// The check of directive `name` as ops of `dialect` call it, if it has
+/// one.
+pub(super) fn fits(dialect: &str, name: &str) -> Option<DirectiveFits> {
+    FITS.iter()
+        .find(|(ds, n, _)| *n == name && (ds.is_empty() || ds.contains(&dialect)))
+        .map(|(_, _, f)| *f)
+}
 
 /// The printer of directive `name` as ops of `dialect` call it, if it is
 /// ported.
@@ -320,6 +366,26 @@ impl Printer<'_, '_> {
         }
         if let Some(rest) = args.get(1..) {
             self.dynamic_index_list(op, syn, rest);
+        }
+    }
+
+    /// Whether of a directive's arguments only its region is there: no
+    /// operand and no attribute (OpenMP's clauses empty).
+    fn only_region_given(&self, op: OpId, syn: &OpSyntax, args: &[Element]) -> bool {
+        args.iter().all(|a| match a {
+            Element::Var(Var::Operand(_)) => self.arg_operands(op, syn, Some(a)).is_empty(),
+            Element::Var(Var::Attr(_)) => self.arg_attr(op, syn, Some(a)).is_none(),
+            _ => true,
+        })
+    }
+
+    /// The region of an OpenMP region directive whose clauses are empty
+    /// (`printBlockArgRegion`).
+    fn omp_region_alone(&mut self, op: OpId, syn: &OpSyntax, args: &[Element]) {
+        if let Some(Element::Var(Var::Region(i))) = args.first() {
+            if let Some(&r) = region_group(self.shared.m, op, syn, *i).first() {
+                self.custom_region(op, r, false, true);
+            }
         }
     }
 
