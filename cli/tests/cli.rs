@@ -1437,16 +1437,16 @@ fn decode_custom_prints_like_mlir_opt_default() {
 
 /// `--no-generic-fallback` refuses, before writing anything, a module
 /// holding an op whose custom form mlir-opt prints and we do not
-/// (`omp.parallel`'s clauses are not ported), naming it; a module whose
+/// (`memref.prefetch`'s printer is not ported), naming it; a module whose
 /// ops are all ported prints as with `--custom` alone.
 #[test]
 fn decode_no_generic_fallback_refuses_unported_ops() {
     let dir = std::env::temp_dir().join(format!("rmlir-no-fallback-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let input = dir.join("omp.mlir");
+    let input = dir.join("prefetch.mlir");
     std::fs::write(
         &input,
-        "\"func.func\"() <{function_type = () -> (), sym_name = \"f\"}> ({\n  \"omp.parallel\"() ({\n    \"omp.terminator\"() : () -> ()\n  }) : () -> ()\n  \"func.return\"() : () -> ()\n}) : () -> ()\n",
+        "\"func.func\"() <{function_type = (memref<4xf32>) -> (), sym_name = \"f\"}> ({\n^bb0(%arg0: memref<4xf32>):\n  \"memref.prefetch\"(%arg0) <{isDataCache = true, isWrite = false, localityHint = 3 : i32}> : (memref<4xf32>) -> ()\n  \"func.return\"() : () -> ()\n}) : () -> ()\n",
     )
     .unwrap();
     let out = dir.join("out.mlir");
@@ -1462,7 +1462,7 @@ fn decode_no_generic_fallback_refuses_unported_ops() {
     assert!(!refused.status.success());
     let err = stderr(&refused);
     assert!(
-        err.contains("1 op has a custom form") && err.contains("`omp.parallel` (1)"),
+        err.contains("1 op has a custom form") && err.contains("`memref.prefetch` (1)"),
         "{err}"
     );
     assert!(!out.exists(), "nothing is written when refused");
@@ -1470,7 +1470,7 @@ fn decode_no_generic_fallback_refuses_unported_ops() {
     let fallback = ok(&run(&["decode", "--custom", input_s])).stdout.clone();
     let text = String::from_utf8_lossy(&fallback);
     assert!(
-        text.contains("\"omp.parallel\"() ({") && text.contains("func.func @f()"),
+        text.contains("\"memref.prefetch\"(%arg0)") && text.contains("func.func @f(%arg0"),
         "{text}"
     );
     // The example's ops are all ported: the flag changes nothing.
