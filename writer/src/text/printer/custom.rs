@@ -421,6 +421,20 @@ fn function_inputs(m: &Module, op: OpId) -> usize {
     }
 }
 
+/// The attributes of `op` as its `getAttrs()` gives them: the inherent
+/// ones (in its properties) and the discardable ones, sorted by name.
+pub(super) fn op_attrs(m: &Module, op: OpId) -> Vec<(Bytes, AttrId)> {
+    let o = m.op(op);
+    let mut out: Vec<(Bytes, AttrId)> = Vec::new();
+    for d in [o.properties, Some(o.attributes)].into_iter().flatten() {
+        if let AttrData::Dictionary(d) = m.ctx.attr(d) {
+            out.extend(d.iter().cloned());
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
 /// The integers of a `DenseI64ArrayAttr`.
 fn dense_i64s(m: &Module, a: AttrId) -> Option<Vec<i64>> {
     match m.ctx.attr(a) {
@@ -1461,16 +1475,7 @@ impl Printer<'_, '_> {
                 self.out.push_str(", ");
             }
             match entry.and_then(|b| m.block(b).args.get(i).copied()) {
-                Some(arg) => {
-                    self.value(arg);
-                    self.out.push_str(": ");
-                    self.ty(m.value(arg).ty);
-                    self.optional_dict(arg_attrs.get(i).copied());
-                    if let Some(l) = m.value(arg).loc {
-                        self.out.push(' ');
-                        self.location(l, false);
-                    }
-                }
+                Some(arg) => self.region_argument(arg, arg_attrs.get(i).copied()),
                 None => {
                     self.ty(t);
                     self.optional_dict(arg_attrs.get(i).copied());
@@ -1502,6 +1507,20 @@ impl Printer<'_, '_> {
         }
     }
 
+    /// `printRegionArgument`: `%a: t`, its attributes `{…}` if any, its
+    /// location.
+    pub(super) fn region_argument(&mut self, arg: ValueId, attrs: Option<AttrId>) {
+        let m = self.shared.m;
+        self.value(arg);
+        self.out.push_str(": ");
+        self.ty(m.value(arg).ty);
+        self.optional_dict(attrs);
+        if let Some(l) = m.value(arg).loc {
+            self.out.push(' ');
+            self.location(l, false);
+        }
+    }
+
     /// `printOptionalAttrDict` of the op's attributes (inherent and
     /// discardable, sorted by name) less `elided`.
     fn all_attrs_less(&mut self, op: OpId, elided: &[&str]) {
@@ -1512,25 +1531,20 @@ impl Printer<'_, '_> {
     /// `printOptionalAttrDictWithKeyword` (` attributes {…}`), of the
     /// op's attributes less `elided`.
     fn all_attrs_with(&mut self, op: OpId, elided: &[&str], keyword: bool) {
-        let m = self.shared.m;
-        let o = m.op(op);
-        let mut entries: Vec<(Bytes, AttrId)> = Vec::new();
-        for d in [o.properties, Some(o.attributes)].into_iter().flatten() {
-            if let AttrData::Dictionary(d) = m.ctx.attr(d) {
-                entries.extend(
-                    d.iter()
-                        .filter(|(k, _)| !elided.iter().any(|e| e.as_bytes() == &k[..]))
-                        .cloned(),
-                );
-            }
-        }
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut entries = op_attrs(self.shared.m, op);
+        entries.retain(|(k, _)| !elided.iter().any(|e| e.as_bytes() == &k[..]));
+        self.attr_dict_of(&entries, keyword);
+    }
+
+    /// ` {…}`, or with `keyword` ` attributes {…}`, of `entries`; nothing
+    /// without any.
+    pub(super) fn attr_dict_of(&mut self, entries: &[(Bytes, AttrId)], keyword: bool) {
         if !entries.is_empty() {
             if keyword {
                 self.out.push_str(" attributes");
             }
             self.out.push_str(" {");
-            self.dict_entries(&entries);
+            self.dict_entries(entries);
             self.out.push('}');
         }
     }
@@ -1806,8 +1820,16 @@ impl Printer<'_, '_> {
             self.type_list(&results);
             self.out.push(')');
         }
-        let terminators = !results.is_empty();
-        let regions = o.regions().to_vec();
+        self.then_else(op, !results.is_empty());
+        self.all_attrs_less(op, &[]);
+    }
+
+    /// ` { then } else { other }` of `scf.if` and `affine.if`: the else
+    /// region only where it has a block, entry blocks without headers,
+    /// terminators shown where `terminators`.
+    pub(super) fn then_else(&mut self, op: OpId, terminators: bool) {
+        let m = self.shared.m;
+        let regions = m.op(op).regions().to_vec();
         self.out.push(' ');
         if let Some(&then) = regions.first() {
             self.custom_region(op, then, false, terminators);
@@ -1816,7 +1838,6 @@ impl Printer<'_, '_> {
             self.out.push_str(" else ");
             self.custom_region(op, other, false, terminators);
         }
-        self.all_attrs_less(op, &[]);
     }
 
     /// `scf.for [unsigned] %i = %lb to %ub step %s iter_args(%a = %x) ->

@@ -21,16 +21,7 @@ impl Printer<'_, '_> {
         let ops = m.operands(op).to_vec();
         self.dim_and_symbol_list(&ops, dims);
         self.arrow_result_types(op);
-        let terminators = o.num_results > 0;
-        let regions = o.regions().to_vec();
-        self.out.push(' ');
-        if let Some(&then) = regions.first() {
-            self.custom_region(op, then, false, terminators);
-        }
-        if let Some(&other) = regions.get(1).filter(|&&r| !m.region(r).blocks.is_empty()) {
-            self.out.push_str(" else ");
-            self.custom_region(op, other, false, terminators);
-        }
+        self.then_else(op, o.num_results > 0);
         self.all_attrs_less(op, &["condition"]);
     }
 

@@ -54,27 +54,12 @@ impl Printer<'_, '_> {
         if let Some(p) = payload {
             let name = String::from_utf8_lossy(m.op_name(p)).into_owned();
             let _ = write!(self.out, " {{ {name}");
-            // A fastmath attribute holding `none` is left out.
-            let mut entries: Vec<(Bytes, AttrId)> = Vec::new();
-            let po = m.op(p);
-            let mut elided_one = false;
-            for d in [po.properties, Some(po.attributes)].into_iter().flatten() {
-                if let AttrData::Dictionary(d) = m.ctx.attr(d) {
-                    for (k, v) in d {
-                        if !elided_one && self.is_fastmath_none(*v) {
-                            elided_one = true;
-                            continue;
-                        }
-                        entries.push((k.clone(), *v));
-                    }
-                }
+            // The first fastmath attribute holding `none` is left out.
+            let mut entries = op_attrs(m, p);
+            if let Some(i) = entries.iter().position(|(_, v)| self.is_fastmath_none(*v)) {
+                entries.remove(i);
             }
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            if !entries.is_empty() {
-                self.out.push_str(" {");
-                self.dict_entries(&entries);
-                self.out.push('}');
-            }
+            self.attr_dict_of(&entries, false);
             self.out.push_str(" }");
         }
         let (ins, outs) = ops.split_at(inputs);
@@ -105,13 +90,7 @@ impl Printer<'_, '_> {
                 if k > 0 {
                     self.out.push_str(", ");
                 }
-                self.value(a);
-                self.out.push_str(": ");
-                self.ty(m.value(a).ty);
-                if let Some(l) = m.value(a).loc {
-                    self.out.push(' ');
-                    self.location(l, false);
-                }
+                self.region_argument(a, None);
             }
             self.out.push_str(") ");
             self.custom_region(op, body, false, true);

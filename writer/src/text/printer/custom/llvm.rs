@@ -645,16 +645,7 @@ impl Printer<'_, '_> {
                 self.out.push_str(", ");
             }
             match entry.and_then(|b| m.block(b).args.get(i).copied()) {
-                Some(arg) => {
-                    self.value(arg);
-                    self.out.push_str(": ");
-                    self.ty(m.value(arg).ty);
-                    self.optional_dict(arg_attrs.get(i).copied());
-                    if let Some(l) = m.value(arg).loc {
-                        self.out.push(' ');
-                        self.location(l, false);
-                    }
-                }
+                Some(arg) => self.region_argument(arg, arg_attrs.get(i).copied()),
                 None => {
                     self.out.push_str(param);
                     self.optional_dict(arg_attrs.get(i).copied());
@@ -702,31 +693,14 @@ impl Printer<'_, '_> {
     /// less `fastmathFlags` where it holds no flag (`processFMFAttr`).
     fn llvm_attr_dict(&mut self, op: OpId, elided: &[&str], keyword: bool, fmf: bool) {
         let m = self.shared.m;
-        let o = m.op(op);
-        let mut entries: Vec<(Bytes, AttrId)> = Vec::new();
-        for d in [o.properties, Some(o.attributes)].into_iter().flatten() {
-            if let AttrData::Dictionary(d) = m.ctx.attr(d) {
-                entries.extend(
-                    d.iter()
-                        .filter(|(k, v)| {
-                            let no_flags = fmf
-                                && &k[..] == b"fastmathFlags"
-                                && llvm_keyword(m, *v, "fastmath") == Some("none");
-                            !no_flags && !elided.iter().any(|e| e.as_bytes() == &k[..])
-                        })
-                        .cloned(),
-                );
-            }
-        }
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        if !entries.is_empty() {
-            if keyword {
-                self.out.push_str(" attributes");
-            }
-            self.out.push_str(" {");
-            self.dict_entries(&entries);
-            self.out.push('}');
-        }
+        let mut entries = op_attrs(m, op);
+        entries.retain(|(k, v)| {
+            let no_flags = fmf
+                && &k[..] == b"fastmathFlags"
+                && llvm_keyword(m, *v, "fastmath") == Some("none");
+            !no_flags && !elided.iter().any(|e| e.as_bytes() == &k[..])
+        });
+        self.attr_dict_of(&entries, keyword);
     }
 
     /// `AllocaOp::print`: `[inalloca ]%n x elem-type {…} : (i64) ->

@@ -32,18 +32,6 @@ fn shown_attrs(name: &[u8]) -> Option<&'static [&'static str]> {
     })
 }
 
-/// Every attribute of `op`, inherent and discardable.
-fn attr_entries(m: &Module, op: OpId) -> Vec<(Bytes, AttrId)> {
-    let o = m.op(op);
-    let mut out = Vec::new();
-    for d in [o.properties, Some(o.attributes)].into_iter().flatten() {
-        if let AttrData::Dictionary(d) = m.ctx.attr(d) {
-            out.extend(d.iter().cloned());
-        }
-    }
-    out
-}
-
 /// The case of a spirv enum attribute `#spirv.<mnemonic><Case>`
 /// (`Case|Other` for a bit enum), as `stringify…` spells it.
 fn enum_case<'m>(m: &'m Module, a: AttrId, mnemonic: &str) -> Option<&'m str> {
@@ -225,7 +213,7 @@ fn flat_symbol(m: &Module, a: AttrId) -> Option<&[u8]> {
 /// reads back as the same op; otherwise it prints in the generic form.
 pub(super) fn printable(m: &Module, op: OpId) -> bool {
     let name = m.op_name(op);
-    let entries = attr_entries(m, op);
+    let entries = op_attrs(m, op);
     if let Some(shown) = shown_attrs(name) {
         if !entries
             .iter()

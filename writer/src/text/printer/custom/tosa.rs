@@ -16,13 +16,7 @@ impl Printer<'_, '_> {
         self.out.push(' ');
         let ops = m.operands(op).to_vec();
         self.value_list(&ops);
-        let mut entries: Vec<(Bytes, AttrId)> = Vec::new();
-        for d in [o.properties, Some(o.attributes)].into_iter().flatten() {
-            if let AttrData::Dictionary(d) = m.ctx.attr(d) {
-                entries.extend(d.iter().cloned());
-            }
-        }
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut entries = op_attrs(m, op);
         if nan_default {
             let default = entries
                 .iter()
