@@ -74,8 +74,7 @@ impl Host {
 
     /// The upstream op layouts of its MLIR release (SPEC.md §7.2).
     pub fn ops(&self) -> &'static OpRegistry {
-        OpRegistry::for_release(&self.mlir_major.to_string())
-            .expect("every host's release has embedded layouts")
+        OpRegistry::for_major(self.mlir_major).expect("every host's release has embedded layouts")
     }
 
     /// The tool whose terms a file with this producer string is read in

@@ -55,6 +55,9 @@ impl OpSlot {
 /// classes.
 pub const KNOWN_RELEASES: &[&str] = &["19.1.7", "22.1.8", "23.0.0git", "24.0.0git"];
 
+/// The major version of each of [`KNOWN_RELEASES`], in its order.
+const KNOWN_MAJORS: [u32; 4] = [19, 22, 23, 24];
+
 /// The index in [`KNOWN_RELEASES`] of the release we write (and the
 /// module's terms): MLIR 22.
 const DEFAULT_RELEASE: usize = 1;
@@ -162,10 +165,16 @@ impl OpRegistry {
     /// `"19"`, `"19.1.7"`, `"mlir-19"` and `"MLIR19.1.7"` all name 19.1.7.
     /// `None` for a release we have no layouts for ([`KNOWN_RELEASES`]).
     pub fn for_release(name: &str) -> Option<&'static OpRegistry> {
-        let major = major_of(name)?;
-        KNOWN_RELEASES
+        Self::for_major(major_of(name)?)
+    }
+
+    /// The layouts of the known release whose major version is `major`
+    /// (`22` → 22.1.8). Asked per op by printers, so it neither parses
+    /// nor allocates.
+    pub fn for_major(major: u32) -> Option<&'static OpRegistry> {
+        KNOWN_MAJORS
             .iter()
-            .position(|r| major_of(r) == Some(major))
+            .position(|&m| m == major)
             .map(Self::embedded)
     }
 
@@ -365,7 +374,11 @@ mod release_tests {
                 "{n}"
             );
         }
+        let majors: Vec<Option<u32>> = KNOWN_RELEASES.iter().map(|r| major_of(r)).collect();
+        assert_eq!(majors, KNOWN_MAJORS.map(Some));
         let r22 = OpRegistry::for_release("mlir-22").unwrap();
+        assert!(std::ptr::eq(OpRegistry::for_major(22).unwrap(), r22));
+        assert!(OpRegistry::for_major(20).is_none());
         assert!(std::ptr::eq(r22, OpRegistry::default_ref()));
         assert!(OpRegistry::for_release("20").is_none());
         assert!(OpRegistry::for_release("mlir-").is_none());
