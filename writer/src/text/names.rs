@@ -33,7 +33,7 @@ pub struct Names {
 
 /// The names an op gives its results: (result index, name) pairs, an
 /// empty name meaning a number (`getAsmResultNames`).
-pub type ResultNames = dyn Fn(&Module, OpId) -> Vec<(u32, String)>;
+pub type ResultNames<'a> = dyn Fn(&Module, OpId, &mut Vec<(u32, String)>) + 'a;
 
 impl Names {
     pub fn compute(m: &Module, top: OpId) -> Names {
@@ -95,7 +95,7 @@ impl Names {
     pub fn compute_custom(
         m: &Module,
         top: OpId,
-        result_names: &ResultNames,
+        result_names: &ResultNames<'_>,
         arg_names: &ArgNames,
     ) -> Names {
         struct Ctx {
@@ -129,8 +129,10 @@ impl Names {
                 return;
             }
             let head = o.first_result as usize;
-            let mut groups = vec![0u32];
-            for (i, name) in result_names(m, op) {
+            let mut given = Vec::new();
+            result_names(m, op, &mut given);
+            let mut groups = Vec::new();
+            for (i, name) in given {
                 let v = head + i as usize;
                 if i >= o.num_results || n.values[v] != ValueName::Unnamed {
                     continue;
@@ -144,6 +146,9 @@ impl Names {
                     n.named.push(u);
                 }
                 if i != 0 {
+                    if groups.is_empty() {
+                        groups.push(0);
+                    }
                     groups.push(i);
                 }
             }

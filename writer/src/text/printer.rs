@@ -98,6 +98,11 @@ fn print_impl<'a>(
     let Some(top) = m.top else {
         return (String::new(), Ok(()));
     };
+    let hows = if opts.custom {
+        custom::Hows::compute(m, opts.host.unwrap_or(&rmlir_dialects::hosts::MLIR_OPT_22))
+    } else {
+        custom::Hows::default()
+    };
     // Value names, predecessors and aliases are independent walks of the
     // module. The alias walk splits itself across the pool; names and
     // predecessors are computed while its runs are merged.
@@ -113,7 +118,12 @@ fn print_impl<'a>(
             .collect();
         (
             if opts.custom {
-                Names::compute_custom(m, top, &custom::result_names, &custom::block_arg_names)
+                Names::compute_custom(
+                    m,
+                    top,
+                    &|m, op, out| hows.result_names(m, op, out),
+                    &custom::block_arg_names,
+                )
             } else {
                 Names::compute(m, top)
             },
@@ -129,11 +139,6 @@ fn print_impl<'a>(
         opts.max_output_bytes.map_or(Ok(0), |limit| {
             super::print_size::check(m, top, aliases, limit)
         })
-    };
-    let hows = if opts.custom {
-        custom::name_hows(m, opts.host.unwrap_or(&rmlir_dialects::hosts::MLIR_OPT_22))
-    } else {
-        Vec::new()
     };
     let (aliases, (names, preds, print_order_state, quoted_op_names), size) = if opts.local_scope {
         let none = Aliases::none();
@@ -191,6 +196,9 @@ fn print_impl<'a>(
         parallel_block,
         alias_chunk,
         sink,
+        // mlir-opt's printer starts with `builtin` as the default dialect:
+        // a top-level `builtin.module` prints as `module`.
+        default_dialects: vec!["builtin"],
         ..Printer::new_nested(shared, 0)
     };
     if opts.local_scope {
@@ -276,9 +284,9 @@ struct Shared<'m> {
     custom: bool,
     /// The tool whose print is matched.
     host: &'static rmlir_dialects::hosts::Host,
-    /// How each op name prints in the custom form, by name id, as far as
-    /// the name decides (`custom::name_hows`); empty where not computed.
-    hows: &'m [Option<custom::How>],
+    /// How each op prints in the custom form, as far as computed
+    /// (`custom::Hows`).
+    hows: &'m custom::Hows,
 }
 
 /// The contexts in which MLIR elides an attribute's type.
@@ -334,9 +342,9 @@ impl<'m, 's> Printer<'m, 's> {
             sink_error: None,
             unglued_next: false,
             file_names: Vec::new(),
-            // mlir-opt's printer starts with `builtin` as the default
-            // dialect: a top-level `builtin.module` prints as `module`.
-            default_dialects: vec!["builtin"],
+            // Set by the printers of ops (`print_impl`, `in_parallel`); a
+            // printer of attributes alone, or a probe, needs none.
+            default_dialects: Vec::new(),
         }
     }
 }

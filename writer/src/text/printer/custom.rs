@@ -6,6 +6,7 @@
 //! IR.
 
 use super::*;
+use rmlir_format::fasthash::FastBuildHasher;
 use rmlir_format::op_format::catalog::{
     Arity, AttrKind, Catalog, GroupSpec, OpSyntax, Trait, ValueSpec,
 };
@@ -235,70 +236,42 @@ struct Spacing {
     punct: bool,
 }
 
-/// The names an op gives its results in the custom form (its
-/// `OpAsmOpInterface::getAsmResultNames`): the ops ported, and the ops
-/// with several ODS results, some named, that do not implement the
-/// interface themselves (mlir-tblgen generates it: each group's first
-/// value takes the ODS name).
-pub(crate) fn result_names(m: &Module, op: OpId) -> Vec<(u32, String)> {
-    if let Some(name) = result_name(m, op) {
-        return vec![(0, name)];
-    }
-    let name = m.op_names.get(m.op(op).name);
-    let Some(syn) = Catalog::upstream().get(name) else {
-        return Vec::new();
-    };
-    if syn.results.len() <= 1
-        || syn.results.iter().all(|r| r.name.is_empty())
-        || (!ODS_NAMED_RESULTS.contains(&name)
-            && syn
-                .traits
-                .iter()
-                .any(|t| matches!(t, Trait::Native(n) if n.ends_with("OpAsmOpInterface::Trait"))))
-    {
-        return Vec::new();
-    }
-    let total = m.op(op).num_results as usize;
-    let mut out = Vec::new();
-    for (i, r) in syn.results.iter().enumerate() {
-        let (start, len) = group_range(m, op, &syn.results, total, i, b"resultSegmentSizes");
-        if len > 0 {
-            out.push((start as u32, r.name.clone()));
-        }
-    }
-    out
+/// How the ops of one name name their results in the custom form (their
+/// `OpAsmOpInterface::getAsmResultNames`), decided once per name: the ops
+/// ported, and the ops with several ODS results, some named, that do not
+/// implement the interface themselves (mlir-tblgen generates it: each
+/// group's first value takes the ODS name).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Naming {
+    /// The first result's name, fixed or from the op.
+    first: Option<FirstName>,
+    /// The ODS result groups named, where the first result is not.
+    groups: Option<&'static OpSyntax>,
 }
 
-/// The name an op gives its result in the custom form, for the ops
-/// ported.
-fn result_name(m: &Module, op: OpId) -> Option<String> {
-    let name = std::str::from_utf8(m.op_names.get(m.op(op).name)).ok()?;
-    if let Some((_, fixed)) = FIXED_RESULT_NAMES.iter().find(|(o, _)| *o == name) {
-        return Some((*fixed).into());
-    }
-    if DIMENSION_NAMED.contains(&name) {
-        let dim = match m.ctx.attr(inherent(m, op, b"dimension")?) {
-            AttrData::Dialect { body, .. } => match body.pieces.as_slice() {
-                // `#gpu<dim x>`: its text ends in the dimension's keyword.
-                [BodyPiece::Text(t)] => t
-                    .trim_end_matches('>')
-                    .rsplit([' ', '<'])
-                    .next()?
-                    .to_string(),
-                _ => return None,
-            },
-            _ => return None,
-        };
-        let short = name.strip_prefix("gpu.")?;
-        return Some(format!("{short}_{dim}"));
-    }
-    match name {
-        "arith.constant" => constant_name(m, op),
-        "index.constant" => match m.ctx.attr(inherent(m, op, b"value")?) {
+/// How an op names its first result.
+#[derive(Clone, Copy)]
+enum FirstName {
+    Fixed(&'static str),
+    /// From the op itself (a constant's value, a global's name); `None`
+    /// leaves the result to the ODS groups or unnamed.
+    Computed(NameOf),
+}
+
+/// A result's name from the op that defines it.
+type NameOf = fn(&Module, OpId) -> Option<String>;
+
+/// Ops naming their first result after something the op holds.
+const COMPUTED_RESULT_NAMES: &[(&str, NameOf)] = &[
+    ("arith.constant", constant_name),
+    ("index.constant", |m, op| {
+        match m.ctx.attr(inherent(m, op, b"value")?) {
             AttrData::Integer { value, .. } => Some(format!("idx{value}")),
             _ => None,
-        },
-        "index.bool.constant" => match m.ctx.attr(inherent(m, op, b"value")?) {
+        }
+    }),
+    ("index.bool.constant", |m, op| {
+        match m.ctx.attr(inherent(m, op, b"value")?) {
             AttrData::Integer { value, .. } => Some(
                 if value.sign() == Sign::NoSign {
                     "false"
@@ -308,23 +281,105 @@ fn result_name(m: &Module, op: OpId) -> Option<String> {
                 .into(),
             ),
             _ => None,
-        },
-        "arith.muli" => vscale_multiple_name(m, op),
-        "spirv.Constant" => spirv::constant_name(m, op),
-        "spirv.mlir.addressof" => spirv::address_of_name(m, op),
-        // Named after the global they load (`GlobalLoadOp::getAsmResultNames`).
-        "ml_program.global_load" | "ml_program.global_load_const" => {
-            match m.ctx.attr(inherent(m, op, b"global")?) {
-                AttrData::SymbolRef { root, nested } => {
-                    Some(String::from_utf8_lossy(nested.last().unwrap_or(root)).into_owned())
-                }
-                _ => None,
-            }
         }
-        "shape.const_size" => match m.ctx.attr(inherent(m, op, b"value")?) {
+    }),
+    ("arith.muli", vscale_multiple_name),
+    ("spirv.Constant", spirv::constant_name),
+    ("spirv.mlir.addressof", spirv::address_of_name),
+    // Named after the global they load (`GlobalLoadOp::getAsmResultNames`).
+    ("ml_program.global_load", global_load_name),
+    ("ml_program.global_load_const", global_load_name),
+    ("shape.const_size", |m, op| {
+        match m.ctx.attr(inherent(m, op, b"value")?) {
             AttrData::Integer { value, .. } => Some(format!("c{value}")),
             _ => None,
+        }
+    }),
+];
+
+impl Naming {
+    /// How ops named `name` name their results.
+    fn of(name: &[u8]) -> Naming {
+        let Ok(name) = std::str::from_utf8(name) else {
+            return Naming::default();
+        };
+        let first = if let Some((_, fixed)) = FIXED_RESULT_NAMES.iter().find(|(o, _)| *o == name) {
+            Some(FirstName::Fixed(fixed))
+        } else if DIMENSION_NAMED.contains(&name) {
+            Some(FirstName::Computed(dimension_name))
+        } else {
+            COMPUTED_RESULT_NAMES
+                .iter()
+                .find(|(o, _)| *o == name)
+                .map(|(_, f)| FirstName::Computed(*f))
+        };
+        let groups = Catalog::upstream().get(name.as_bytes()).filter(|syn| {
+            !(syn.results.len() <= 1
+                || syn.results.iter().all(|r| r.name.is_empty())
+                || (!ODS_NAMED_RESULTS.contains(&name.as_bytes())
+                    && syn.traits.iter().any(
+                        |t| matches!(t, Trait::Native(n) if n.ends_with("OpAsmOpInterface::Trait")),
+                    )))
+        });
+        Naming { first, groups }
+    }
+
+    /// Whether ops of this name name any result.
+    fn names_any(&self) -> bool {
+        self.first.is_some() || self.groups.is_some()
+    }
+
+    /// Appends to `out` the names `op` gives its results, by first result
+    /// of each group named.
+    pub(super) fn result_names(&self, m: &Module, op: OpId, out: &mut Vec<(u32, String)>) {
+        let first = match self.first {
+            Some(FirstName::Fixed(n)) => Some(n.to_string()),
+            Some(FirstName::Computed(f)) => f(m, op),
+            None => None,
+        };
+        if let Some(name) = first {
+            out.push((0, name));
+            return;
+        }
+        let Some(syn) = self.groups else {
+            return;
+        };
+        let total = m.op(op).num_results as usize;
+        for (i, r) in syn.results.iter().enumerate() {
+            let (start, len) = group_range(m, op, &syn.results, total, i, b"resultSegmentSizes");
+            if len > 0 {
+                out.push((start as u32, r.name.clone()));
+            }
+        }
+    }
+}
+
+/// The name of a gpu op's result after the op and its dimension
+/// (`%block_id_x`).
+fn dimension_name(m: &Module, op: OpId) -> Option<String> {
+    let name = std::str::from_utf8(m.op_names.get(m.op(op).name)).ok()?;
+    let dim = match m.ctx.attr(inherent(m, op, b"dimension")?) {
+        AttrData::Dialect { body, .. } => match body.pieces.as_slice() {
+            // `#gpu<dim x>`: its text ends in the dimension's keyword.
+            [BodyPiece::Text(t)] => t
+                .trim_end_matches('>')
+                .rsplit([' ', '<'])
+                .next()?
+                .to_string(),
+            _ => return None,
         },
+        _ => return None,
+    };
+    let short = name.strip_prefix("gpu.")?;
+    Some(format!("{short}_{dim}"))
+}
+
+/// `ml_program.global_load`'s result name: the global's.
+fn global_load_name(m: &Module, op: OpId) -> Option<String> {
+    match m.ctx.attr(inherent(m, op, b"global")?) {
+        AttrData::SymbolRef { root, nested } => {
+            Some(String::from_utf8_lossy(nested.last().unwrap_or(root)).into_owned())
+        }
         _ => None,
     }
 }
@@ -565,25 +620,35 @@ impl Printer<'_, '_> {
     pub(super) fn custom_how(&self, op: OpId) -> Option<How> {
         let m = self.shared.m;
         let id = m.op(op).name;
-        let by_name = match self.shared.hows.get(id.index()) {
+        let by_name = match self.shared.hows.by_name.get(id.index()) {
             Some(h) => *h,
             None => name_how(self.shared.host, m.op_names.get(id)),
         };
-        match by_name {
-            Some(How::Hand(hand)) => {
+        match self.shared.hows.fits.get(op.index()) {
+            Some(true) => by_name,
+            Some(false) => None,
+            None => by_name.filter(|&how| self.op_fits(op, how)),
+        }
+    }
+
+    /// Whether `op` itself prints as its name's printer says: llvm's and
+    /// spirv's printers and declarative formats hold only some forms of
+    /// their ops.
+    fn op_fits(&self, op: OpId, how: How) -> bool {
+        let m = self.shared.m;
+        match how {
+            How::Hand(_) => {
                 let name = m.op_name(op);
-                if name.starts_with(b"llvm.") && !self.llvm_fits(op) {
-                    return None;
+                if name.starts_with(b"llvm.") {
+                    self.llvm_fits(op)
+                } else if name.starts_with(b"spirv.") {
+                    spirv::printable(m, op)
+                } else {
+                    true
                 }
-                if name.starts_with(b"spirv.") && !spirv::printable(m, op) {
-                    return None;
-                }
-                Some(How::Hand(hand))
             }
-            Some(How::Declarative(syn, elements)) => self
-                .declarative_fits(op, syn, elements)
-                .then_some(How::Declarative(syn, elements)),
-            other => other,
+            How::Declarative(syn, elements) => self.declarative_fits(op, syn, elements),
+            How::Function(_) | How::LinalgNamed(_) => true,
         }
     }
 
@@ -1292,6 +1357,21 @@ impl Printer<'_, '_> {
     /// Whether attribute `name` of `op` holds its default value (the
     /// op's default properties, SPEC.md §7.1), compared as printed.
     fn is_default(&self, op: OpId, name: &[u8], a: AttrId) -> bool {
+        let m = self.shared.m;
+        let query = DefaultQuery {
+            op: m.op(op).name.0,
+            attr: a.0,
+            name,
+        };
+        if let Some(known) = self.shared.hows.defaults.known(&query) {
+            return known;
+        }
+        let is = self.is_default_uncached(op, name, a);
+        self.shared.hows.defaults.remember(query, is);
+        is
+    }
+
+    fn is_default_uncached(&self, op: OpId, name: &[u8], a: AttrId) -> bool {
         let m = self.shared.m;
         let Some(info) = self.shared.host.ops().get(m.op_names.get(m.op(op).name)) else {
             return false;
@@ -2218,12 +2298,120 @@ pub(super) fn name_how(host: &rmlir_dialects::hosts::Host, name: &[u8]) -> Optio
     declarative_supported(syn, elements, dialect).then_some(How::Declarative(syn, elements))
 }
 
-/// [`name_how`] of each op name of `m`, by name id: the printer and the
-/// alias walk ask per op, often several times.
-pub(super) fn name_hows(m: &Module, host: &rmlir_dialects::hosts::Host) -> Vec<Option<How>> {
-    (0..m.op_names.len())
-        .map(|i| name_how(host, m.op_names.get(OpNameId(i as u32))))
-        .collect()
+/// How each op of a module prints in the custom form, decided once
+/// before printing: the printer and the alias walk ask per op, several
+/// times each (SPEC.md §11.4).
+#[derive(Default)]
+pub(super) struct Hows {
+    /// [`name_how`] of each op name, by name id.
+    by_name: Vec<Option<How>>,
+    /// How each op name names its results, by name id.
+    naming: Vec<Naming>,
+    /// Whether each op, by op id, prints as its name says
+    /// (`Printer::op_fits`); empty where not computed.
+    fits: Vec<bool>,
+    /// Which attributes hold their default value, by op name, value and
+    /// attribute name (`Printer::is_default`, which compares them as
+    /// printed): asked for each op of a kind, and a module's ops share
+    /// few values.
+    defaults: DefaultsSeen,
+}
+
+/// The answers of `Printer::is_default` so far, shared by the printing
+/// threads.
+#[derive(Default)]
+struct DefaultsSeen(std::sync::RwLock<hashbrown::HashMap<DefaultKey, bool, FastBuildHasher>>);
+
+/// A question of `Printer::is_default`, kept.
+#[derive(Hash, PartialEq, Eq)]
+struct DefaultKey {
+    op: u32,
+    attr: u32,
+    name: Box<[u8]>,
+}
+
+/// A question of `Printer::is_default`, asked: hashes as its
+/// [`DefaultKey`] does.
+#[derive(Hash)]
+struct DefaultQuery<'a> {
+    op: u32,
+    attr: u32,
+    name: &'a [u8],
+}
+
+impl hashbrown::Equivalent<DefaultKey> for DefaultQuery<'_> {
+    fn equivalent(&self, key: &DefaultKey) -> bool {
+        self.op == key.op && self.attr == key.attr && self.name == &key.name[..]
+    }
+}
+
+impl DefaultsSeen {
+    fn known(&self, q: &DefaultQuery<'_>) -> Option<bool> {
+        self.0.read().ok()?.get(q).copied()
+    }
+
+    fn remember(&self, q: DefaultQuery<'_>, is: bool) {
+        if let Ok(mut seen) = self.0.write() {
+            seen.insert(
+                DefaultKey {
+                    op: q.op,
+                    attr: q.attr,
+                    name: q.name.into(),
+                },
+                is,
+            );
+        }
+    }
+}
+
+/// Ops per task when the per-op half of [`Hows`] is computed in parallel.
+const FITS_CHUNK: usize = 4096;
+
+impl Hows {
+    /// The decisions by name alone.
+    fn by_name(m: &Module, host: &rmlir_dialects::hosts::Host) -> Hows {
+        Hows {
+            by_name: (0..m.op_names.len())
+                .map(|i| name_how(host, m.op_names.get(OpNameId(i as u32))))
+                .collect(),
+            naming: (0..m.op_names.len())
+                .map(|i| Naming::of(m.op_names.get(OpNameId(i as u32))))
+                .collect(),
+            fits: Vec::new(),
+            defaults: DefaultsSeen::default(),
+        }
+    }
+
+    /// The decisions for every op of `m`, the per-op half split across
+    /// the thread pool.
+    pub(super) fn compute(m: &Module, host: &'static rmlir_dialects::hosts::Host) -> Hows {
+        use rayon::prelude::*;
+        let named = Hows::by_name(m, host);
+        let mut fits = vec![true; m.ops.len()];
+        fits.par_chunks_mut(FITS_CHUNK)
+            .enumerate()
+            .for_each(|(c, chunk)| {
+                with_probe(m, host, &named, |p| {
+                    for (i, fit) in chunk.iter_mut().enumerate() {
+                        let op = OpId((c * FITS_CHUNK + i) as u32);
+                        if let Some(how) = named.by_name[m.op(op).name.index()] {
+                            *fit = p.op_fits(op, how);
+                        }
+                    }
+                })
+            });
+        Hows { fits, ..named }
+    }
+
+    /// Appends to `out` the names `op` gives its results in the custom
+    /// form (`Naming::result_names`).
+    pub(super) fn result_names(&self, m: &Module, op: OpId, out: &mut Vec<(u32, String)>) {
+        match self.naming.get(m.op(op).name.index()) {
+            Some(n) if n.names_any() => n.result_names(m, op, out),
+            Some(_) => {}
+            None => Naming::of(m.op_name(op)).result_names(m, op, out),
+        }
+    }
 }
 
 /// The ops of `m` the custom form prints generic although mlir-opt
@@ -2237,7 +2425,7 @@ pub fn unported_custom_ops(
     host: Option<&'static rmlir_dialects::hosts::Host>,
 ) -> Vec<OpId> {
     let host = host.unwrap_or(&rmlir_dialects::hosts::MLIR_OPT_22);
-    let hows = name_hows(m, host);
+    let hows = Hows::by_name(m, host);
     with_probe(m, host, &hows, |p| unported_with(p, m, host))
 }
 
@@ -2279,7 +2467,7 @@ fn unported_with(
 pub(crate) fn skips(
     m: &Module,
     host: &'static rmlir_dialects::hosts::Host,
-    hows: &[Option<How>],
+    hows: &Hows,
     op: OpId,
     part: super::super::aliases::Part<'_>,
 ) -> bool {
@@ -2290,7 +2478,7 @@ pub(crate) fn skips(
 fn with_probe<R>(
     m: &Module,
     host: &'static rmlir_dialects::hosts::Host,
-    hows: &[Option<How>],
+    hows: &Hows,
     f: impl FnOnce(&Printer<'_, '_>) -> R,
 ) -> R {
     let names = Names {
