@@ -115,15 +115,9 @@ impl Names {
         };
         // Names in use, innermost last: a stack cut back to a scope's
         // length when another subtree is entered.
-        let mut used: Vec<String> = Vec::new();
-        let mut used_set: rmlir_format::fasthash::FastMap<String, u32> = Default::default();
+        let mut used = InUse::default();
         let (mut nv, mut na, mut nc) = (0u32, 0u32, 0u32);
-        let number_op = |op: OpId,
-                         n: &mut Names,
-                         used: &mut Vec<String>,
-                         used_set: &mut rmlir_format::fasthash::FastMap<String, u32>,
-                         nv: &mut u32,
-                         nc: &mut u32| {
+        let number_op = |op: OpId, n: &mut Names, used: &mut InUse, nv: &mut u32, nc: &mut u32| {
             let o = m.op(op);
             if o.num_results == 0 {
                 return;
@@ -141,9 +135,8 @@ impl Names {
                     n.values[v] = ValueName::Num(*nv);
                     *nv += 1;
                 } else {
-                    let u = unique_name(&name, used, used_set, nc);
-                    n.values[v] = ValueName::Named(n.named.len() as u32);
-                    n.named.push(u);
+                    let i = used.claim(&name, &mut n.named, nc);
+                    n.values[v] = ValueName::Named(i);
                 }
                 if i != 0 {
                     if groups.is_empty() {
@@ -162,7 +155,7 @@ impl Names {
             }
         };
         let mut stack: Vec<Ctx> = Vec::new();
-        number_op(top, &mut n, &mut used, &mut used_set, &mut nv, &mut nc);
+        number_op(top, &mut n, &mut used, &mut nv, &mut nc);
         for &r in m.op(top).regions().iter() {
             stack.push(Ctx {
                 op: top,
@@ -175,16 +168,12 @@ impl Names {
         }
         while let Some(c) = stack.pop() {
             (nv, na, nc) = (c.next_value, c.next_arg, c.next_conflict);
-            while used.len() > c.scope {
-                let gone = used.pop().expect("longer than the scope");
-                used_set.remove(&gone);
-            }
+            used.cut(c.scope, &n.named);
             // Names the op gives its region's arguments, first
             // (`getAsmBlockArgumentNames`).
             for (a, name) in arg_names(m, c.op, c.region) {
-                let u = unique_name(name, &mut used, &mut used_set, &mut nc);
-                n.values[a.index()] = ValueName::Named(n.named.len() as u32);
-                n.named.push(u);
+                let i = used.claim(name, &mut n.named, &mut nc);
+                n.values[a.index()] = ValueName::Named(i);
             }
             let r = m.region(c.region);
             for (i, &b) in r.blocks.iter().enumerate() {
@@ -197,16 +186,15 @@ impl Names {
                     if i == 0 {
                         let name = format!("arg{na}");
                         na += 1;
-                        let u = unique_name(&name, &mut used, &mut used_set, &mut nc);
-                        n.values[a.index()] = ValueName::Named(n.named.len() as u32);
-                        n.named.push(u);
+                        let i = used.claim(&name, &mut n.named, &mut nc);
+                        n.values[a.index()] = ValueName::Named(i);
                     } else {
                         n.values[a.index()] = ValueName::Num(nv);
                         nv += 1;
                     }
                 }
                 for &op in &blk.ops {
-                    number_op(op, &mut n, &mut used, &mut used_set, &mut nv, &mut nc);
+                    number_op(op, &mut n, &mut used, &mut nv, &mut nc);
                 }
             }
             for &b in &r.blocks {
@@ -218,7 +206,7 @@ impl Names {
                             next_value: nv,
                             next_arg: na,
                             next_conflict: nc,
-                            scope: used.len(),
+                            scope: used.stack.len(),
                         });
                     }
                 }
@@ -313,45 +301,62 @@ impl Names {
     }
 }
 
-/// `name` made a valid value name and unique among `used` (mlir-opt's
-/// `uniqueValueName` and `sanitizeIdentifier`): characters outside
-/// `[A-Za-z0-9$._-]` become `_` (a space) or their hex code, a leading
-/// digit gets a `_` before it, and a name in use gets `_` and the next
-/// value of the conflict counter until it is not.
-fn unique_name(
-    name: &str,
-    used: &mut Vec<String>,
-    used_set: &mut rmlir_format::fasthash::FastMap<String, u32>,
-    next_conflict: &mut u32,
-) -> String {
-    let valid = |c: char| c.is_ascii_alphanumeric() || "$._-".contains(c);
-    let mut clean = String::with_capacity(name.len() + 1);
-    if name.starts_with(|c: char| c.is_ascii_digit()) {
-        clean.push('_');
-    }
-    for b in name.bytes() {
-        let c = b as char;
-        if b.is_ascii() && valid(c) {
-            clean.push(c);
-        } else if c == ' ' {
-            clean.push('_');
-        } else {
-            let _ = std::fmt::Write::write_fmt(&mut clean, format_args!("{b:X}"));
+/// The value names in use, innermost scope last: a stack of indices into
+/// [`Names::named`], cut back to a scope's length when another subtree is
+/// entered, and the set of those names for lookups.
+#[derive(Default)]
+struct InUse {
+    stack: Vec<u32>,
+    set: rmlir_format::fasthash::FastSet<String>,
+}
+
+impl InUse {
+    /// Forgets the names of scopes deeper than `len` entries.
+    fn cut(&mut self, len: usize, named: &[String]) {
+        while self.stack.len() > len {
+            let gone = self.stack.pop().expect("longer than the scope");
+            self.set.remove(&named[gone as usize]);
         }
     }
-    let mut out = clean.clone();
-    if used_set.contains_key(&out) {
-        loop {
-            out = format!("{clean}_{next_conflict}");
-            *next_conflict += 1;
-            if !used_set.contains_key(&out) {
-                break;
+
+    /// `name` made a valid value name and unique among those in use
+    /// (mlir-opt's `uniqueValueName` and `sanitizeIdentifier`), added to
+    /// `named` and put in use; its index there. Characters outside
+    /// `[A-Za-z0-9$._-]` become `_` (a space) or their hex code, a leading
+    /// digit gets a `_` before it, and a name in use gets `_` and the next
+    /// value of the conflict counter until it is not.
+    fn claim(&mut self, name: &str, named: &mut Vec<String>, next_conflict: &mut u32) -> u32 {
+        let valid = |c: char| c.is_ascii_alphanumeric() || "$._-".contains(c);
+        let mut clean = String::with_capacity(name.len() + 1);
+        if name.starts_with(|c: char| c.is_ascii_digit()) {
+            clean.push('_');
+        }
+        for b in name.bytes() {
+            let c = b as char;
+            if b.is_ascii() && valid(c) {
+                clean.push(c);
+            } else if c == ' ' {
+                clean.push('_');
+            } else {
+                let _ = std::fmt::Write::write_fmt(&mut clean, format_args!("{b:X}"));
             }
         }
+        if self.set.contains(&clean) {
+            let base = clean;
+            loop {
+                clean = format!("{base}_{next_conflict}");
+                *next_conflict += 1;
+                if !self.set.contains(&clean) {
+                    break;
+                }
+            }
+        }
+        let i = named.len() as u32;
+        self.set.insert(clean.clone());
+        named.push(clean);
+        self.stack.push(i);
+        i
     }
-    used_set.insert(out.clone(), 0);
-    used.push(out.clone());
-    out
 }
 
 /// Appends `n` in decimal: what `write!(out, "{n}")` prints, without the

@@ -559,6 +559,9 @@ fn constant_int(m: &Module, v: ValueId) -> Option<BigInt> {
 /// `value` read as a signed integer of `width` bits (LLVM's `APInt`
 /// printed signed).
 fn signed(value: &BigInt, width: u32) -> BigInt {
+    if let Some(v) = signed_small(value, width) {
+        return BigInt::from(v);
+    }
     if width == 0 {
         return value.clone();
     }
@@ -571,6 +574,20 @@ fn signed(value: &BigInt, width: u32) -> BigInt {
         v -= modulus;
     }
     v
+}
+
+/// [`signed`] of a value of at most 64 bits, without big-integer
+/// arithmetic (every `arith.constant` is named by it).
+fn signed_small(value: &BigInt, width: u32) -> Option<i64> {
+    if width == 0 || width > 64 {
+        return None;
+    }
+    let modulus = 1i128 << width;
+    let mut v = num_traits::ToPrimitive::to_i128(value)?.rem_euclid(modulus);
+    if v >= modulus >> 1 {
+        v -= modulus;
+    }
+    i64::try_from(v).ok()
 }
 
 /// `arith.constant`'s names: `%true`/`%false` for `i1`, `%c<value>` for
@@ -594,9 +611,15 @@ fn constant_name(m: &Module, op: OpId) -> Option<String> {
                     Signedness::Signed => "si",
                     Signedness::Unsigned => "ui",
                 };
-                Some(format!("c{}_{prefix}{width}", signed(value, *width)))
+                Some(match signed_small(value, *width) {
+                    Some(v) => format!("c{v}_{prefix}{width}"),
+                    None => format!("c{}_{prefix}{width}", signed(value, *width)),
+                })
             }
-            _ => Some(format!("c{}", signed(value, 64))),
+            _ => Some(match signed_small(value, 64) {
+                Some(v) => format!("c{v}"),
+                None => format!("c{}", signed(value, 64)),
+            }),
         },
         _ => Some("cst".into()),
     }
