@@ -24,7 +24,6 @@ mod dense_parser;
 mod split_parse;
 mod type_parser;
 
-use split_parse::FIRST_SHARE;
 pub use split_parse::{
     parse_module_split, parse_module_split_at, SplitReport, PARALLEL_TEXT_MIN_BYTES,
 };
@@ -204,7 +203,7 @@ pub fn parse_module_in_release(
             limits,
             (dialects, host),
             Some(release),
-            FIRST_SHARE,
+            split_parse::first_share(src),
         )
         .0;
     }

@@ -56,6 +56,12 @@ pub fn find(src: &[u8], first_share: f64) -> Option<SplitPlan> {
     None
 }
 
+/// The first byte of the first operation's line, as [`find`] finds it:
+/// `"` in the generic form, a letter in the custom form.
+pub fn first_op_byte(src: &[u8]) -> Option<u8> {
+    first_op_line(src).map(|l| src[l])
+}
+
 /// Whether `c` starts an operation's name: `"` in the generic form, a
 /// letter in the custom form (not `%`: an op at the body's top level that
 /// defines values cannot be parsed apart from the ops using them).

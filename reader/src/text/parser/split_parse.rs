@@ -110,7 +110,7 @@ pub fn parse_module_split<'a>(
     limits: Limits,
     release: Option<&'a (dyn Fn(std::ops::Range<usize>) + Sync)>,
 ) -> (Result<Module>, SplitReport) {
-    parse_module_split_at(src, file_name, limits, release, FIRST_SHARE)
+    parse_module_split_at(src, file_name, limits, release, first_share(src))
 }
 
 /// [`parse_module_split`] with the first thread's share of the work
@@ -191,6 +191,24 @@ pub(super) fn parse_split<'a>(
 /// threads are even at 0.48 (either way: nothing precedes its op), and the
 /// first thread waits 10 ms at 0.47.
 pub(super) const FIRST_SHARE: f64 = 0.48;
+
+/// [`FIRST_SHARE`] for a file in the custom form. On 2026-11-27
+/// (651213a), by each thread's CPU time from the second thread's start
+/// (`encode` of the 50 MB module in mlir-opt's custom print, 3–4 runs
+/// each), the first thread reached the cut after the second was done by
+/// 29–55 ms at 0.48, 13–28 at 0.47, 6–12 at 0.46; at 0.45 it came
+/// 15–20 ms before. Its custom ops cost it more per byte than the
+/// second thread's share, which holds the location definitions.
+pub(super) const FIRST_SHARE_CUSTOM: f64 = 0.46;
+
+/// The first thread's share for `src`: [`FIRST_SHARE_CUSTOM`] where its
+/// first operation is in the custom form (a bare name, not a quoted one).
+pub(super) fn first_share(src: &[u8]) -> f64 {
+    match crate::text::split_plan::first_op_byte(src) {
+        Some(b'"') | None => FIRST_SHARE,
+        Some(_) => FIRST_SHARE_CUSTOM,
+    }
+}
 
 /// A stack for the second thread as deep as the limits let the parser
 /// recurse: the default limits fit in 2 MiB (`tests/deep_nesting.rs`).
