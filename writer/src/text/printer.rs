@@ -113,7 +113,13 @@ fn print_impl<'a>(
             .collect();
         (
             if opts.custom {
-                Names::compute_custom(m, top, &custom::result_names, &custom::block_arg_names)
+                let host = opts.host.unwrap_or(&rmlir_dialects::hosts::MLIR_OPT_22);
+                Names::compute_custom(
+                    m,
+                    top,
+                    &|m, op| custom::result_names(host, m, op),
+                    &|m, op, r| custom::block_arg_names(host, m, op, r),
+                )
             } else {
                 Names::compute(m, top)
             },
