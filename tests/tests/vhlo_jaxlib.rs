@@ -429,7 +429,7 @@ fn stablehlo_custom_form_reads_as_jaxlib() {
     assert_eq!(files.len(), 39, "{files:?}");
     // Our own fixtures, in the forms one writes by hand: each as written
     // is read as jaxlib reads it, and jaxlib's print of it below.
-    let fixtures: Vec<PathBuf> = ["chlo.mlir", "forms.mlir"]
+    let fixtures: Vec<PathBuf> = ["chlo.mlir", "forms.mlir", "shapes.mlir"]
         .iter()
         .map(|f| repo().join("tests/fixtures/stablehlo").join(f))
         .collect();
@@ -511,7 +511,7 @@ fn stablehlo_custom_form_reads_as_jaxlib() {
         );
         encoded += 1;
     }
-    assert_eq!(encoded, 41);
+    assert_eq!(encoded, 42);
 }
 
 /// Runs `script OUT` with jaxlib's Python; the bytecode files it wrote

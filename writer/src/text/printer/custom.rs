@@ -2430,6 +2430,11 @@ fn skips_with(
                 Some(How::Declarative(_, elements)) => attrs_before_regions(elements),
             };
         }
+        Part::EntryArgsPaired => {
+            return matches!(how, Some(How::Hand(_)))
+                && m.op_name(op) == b"stablehlo.reduce"
+                && stablehlo::compact_reduce_op(host, m, op).is_none();
+        }
         Part::FirstRegionLast => {
             return matches!(how, Some(How::Declarative(..)))
                 && m.op_name(op) == b"scf.index_switch";
