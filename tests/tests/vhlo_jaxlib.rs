@@ -733,7 +733,8 @@ fn stablehlo_attribute_kinds_print_and_write_as_jaxlib() {
 /// mesh and shardings), each as a portable artifact and as StableHLO
 /// bytecode at v6 and v1: our print is jaxlib's, `convert` at the file's
 /// version and producer is the file, and `encode` of jaxlib's generic text
-/// is jaxlib's bytes for that text.
+/// is jaxlib's bytes for that text; in the custom form, the StableHLO
+/// bytecode prints as jaxlib prints it.
 #[test]
 fn exported_models_print_convert_and_encode_as_jaxlib() {
     let out = tmpdir("models");
@@ -760,6 +761,39 @@ fn exported_models_print_convert_and_encode_as_jaxlib() {
     assert_eq!((with_sdy, sharded), (3, 3));
     let models = ["attention", "sorts", "fftrng", "sharded", "poly"];
     assert_eq!(assert_encodes_as_jaxlib(&out, &models, &[1, 6]), 15);
+    // `decode --custom` of each model's StableHLO bytecode is jaxlib's
+    // custom print of it (`print_custom.py`), but for the sharded model:
+    // jaxlib prints its sdy ops in their custom form, which we print
+    // generic.
+    let bytecode: Vec<PathBuf> = models
+        .iter()
+        .map(|m| out.join(format!("{m}.stablehlo.mlirbc")))
+        .collect();
+    let script = repo().join("tools/jax-oracle/print_custom.py");
+    let status = Command::new(python())
+        .arg(&script)
+        .arg(out.join("custom"))
+        .args(&bytecode)
+        .status()
+        .expect("runs jaxlib's Python");
+    assert!(status.success(), "{} failed", script.display());
+    let mut differ = Vec::new();
+    for file in &bytecode {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let theirs = out.join("custom").join(format!("{name}.pretty.mlir"));
+        let theirs = std::fs::read_to_string(&theirs)
+            .unwrap_or_else(|e| panic!("{}: {e}", theirs.display()));
+        let ours = print_custom(&read(file).unwrap());
+        if ours.strip_suffix('\n') != Some(theirs.as_str()) {
+            differ.push(name);
+        }
+    }
+    eprintln!(
+        "custom form: {}/{} models' bytecode prints as jaxlib",
+        bytecode.len() - differ.len(),
+        bytecode.len()
+    );
+    assert_eq!(differ, ["sharded.stablehlo.mlirbc"]);
 }
 
 /// `encode` of jaxlib's generic text of each model (`<model>.stablehlo`
