@@ -14,6 +14,11 @@
 //! each against what jaxlib writes from the same input at the same version
 //! (`tools/jax-oracle/to_bytecode.py`), and read back by jaxlib.
 //!
+//! The custom form jaxlib prints (`print_custom.py`, and `jax.export`'s
+//! `mlir_module()` of the three models) reads back, and our custom-form
+//! print of it (`decode --custom` in jaxlib's terms, SPEC.md §11.4) is
+//! jaxlib's text byte for byte.
+//!
 //! jaxlib is found through `RMLIR_JAXLIB_PYTHON` (a Python with the pinned
 //! jax and jaxlib; `.ci/run` makes one).
 
@@ -122,6 +127,30 @@ fn parse_as(path: &Path, name: &str) -> Module {
 /// Our print, as `rmlir-bc decode` makes it.
 fn decode(path: &Path) -> Result<String, String> {
     read(path).map(|m| print_module(&m, PrintOptions::default()))
+}
+
+/// Our custom-form print, as `rmlir-bc decode --custom` makes it in
+/// jaxlib's terms (SPEC.md §11.4): with debug info, as jaxlib's
+/// `get_asm(enable_debug_info=True)` and `jax.export`'s `mlir_module()`.
+fn print_custom(m: &Module) -> String {
+    print_module(
+        m,
+        PrintOptions {
+            custom: true,
+            host: Some(&rmlir_dialects::hosts::JAXLIB_0_10),
+            ..Default::default()
+        },
+    )
+}
+
+/// Whether our custom print of `text` (jaxlib's custom print, parsed) is
+/// `text` byte for byte (jaxlib's print has no final newline); the
+/// first difference where not.
+fn custom_print_differs(text: &Path) -> Option<String> {
+    let theirs = std::fs::read_to_string(text).unwrap();
+    let ours = print_custom(&parse_as(text, "-"));
+    (ours.strip_suffix('\n') != Some(theirs.as_str()))
+        .then(|| rmlir_tests::first_diff(&theirs, &ours))
 }
 
 /// The producer jaxlib 0.10.2's `write_bytecode` writes.
@@ -347,6 +376,17 @@ fn jax_exports_print_convert_and_encode_as_jaxlib() {
             rmlir_tests::first_diff(&oracle, &ours)
         );
     }
+    // And printed in the custom form, it is that text.
+    let differ: Vec<String> = texts
+        .iter()
+        .filter_map(|t| custom_print_differs(t).map(|d| format!("{}: {d}", t.display())))
+        .collect();
+    eprintln!(
+        "custom form: {}/{} models print as jaxlib",
+        texts.len() - differ.len(),
+        texts.len()
+    );
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
     let mut custom_encoded = 0;
     for (text, version, theirs) in jaxlib_writes(&texts, &[0, 1, 5, 6], &out.join("from-custom")) {
         let theirs = theirs.unwrap_or_else(|e| panic!("{}: {e}", text.display()));
@@ -364,9 +404,9 @@ fn jax_exports_print_convert_and_encode_as_jaxlib() {
 /// StableHLO's custom form as jaxlib prints it (`print_custom.py`): the
 /// compatibility suite's sources, which use every stablehlo op, and our
 /// fixtures of chlo ops and of stablehlo's hand-written forms. Each
-/// print, parsed, prints generic as jaxlib's parse of it does; `encode`
-/// of it (`--target mlir-23`) writes jaxlib's bytes for it, and jaxlib's
-/// bytes decode to its print.
+/// print, parsed, prints generic as jaxlib's parse of it does and in the
+/// custom form as that print itself; `encode` of it (`--target mlir-23`)
+/// writes jaxlib's bytes for it, and jaxlib's bytes decode to its print.
 #[test]
 fn stablehlo_custom_form_reads_as_jaxlib() {
     if rmlir_tests::skip_on_sample(
@@ -389,7 +429,7 @@ fn stablehlo_custom_form_reads_as_jaxlib() {
     assert_eq!(files.len(), 39, "{files:?}");
     // Our own fixtures, in the forms one writes by hand: each as written
     // is read as jaxlib reads it, and jaxlib's print of it below.
-    let fixtures: Vec<PathBuf> = ["chlo.mlir", "forms.mlir"]
+    let fixtures: Vec<PathBuf> = ["chlo.mlir", "forms.mlir", "shapes.mlir"]
         .iter()
         .map(|f| repo().join("tests/fixtures/stablehlo").join(f))
         .collect();
@@ -444,6 +484,17 @@ fn stablehlo_custom_form_reads_as_jaxlib() {
     }
     eprintln!("{} files; {} ops in custom form", pretty.len(), ops.len());
     assert!(ops.len() >= 100, "{ops:?}");
+    // Each print, parsed, prints in the custom form as jaxlib printed it.
+    let differ: Vec<String> = pretty
+        .iter()
+        .filter_map(|t| custom_print_differs(t).map(|d| format!("{}: {d}", t.display())))
+        .collect();
+    eprintln!(
+        "custom form: {}/{} files print as jaxlib",
+        pretty.len() - differ.len(),
+        pretty.len()
+    );
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
     let mut encoded = 0;
     for (text, version, theirs) in jaxlib_writes(&pretty, &[6], &out.join("bytecode")) {
         let theirs = theirs.unwrap_or_else(|e| panic!("{}: {e}", text.display()));
@@ -460,7 +511,7 @@ fn stablehlo_custom_form_reads_as_jaxlib() {
         );
         encoded += 1;
     }
-    assert_eq!(encoded, 41);
+    assert_eq!(encoded, 42);
 }
 
 /// Runs `script OUT` with jaxlib's Python; the bytecode files it wrote
@@ -682,7 +733,8 @@ fn stablehlo_attribute_kinds_print_and_write_as_jaxlib() {
 /// mesh and shardings), each as a portable artifact and as StableHLO
 /// bytecode at v6 and v1: our print is jaxlib's, `convert` at the file's
 /// version and producer is the file, and `encode` of jaxlib's generic text
-/// is jaxlib's bytes for that text.
+/// is jaxlib's bytes for that text; in the custom form, the StableHLO
+/// bytecode prints as jaxlib prints it.
 #[test]
 fn exported_models_print_convert_and_encode_as_jaxlib() {
     let out = tmpdir("models");
@@ -709,6 +761,39 @@ fn exported_models_print_convert_and_encode_as_jaxlib() {
     assert_eq!((with_sdy, sharded), (3, 3));
     let models = ["attention", "sorts", "fftrng", "sharded", "poly"];
     assert_eq!(assert_encodes_as_jaxlib(&out, &models, &[1, 6]), 15);
+    // `decode --custom` of each model's StableHLO bytecode is jaxlib's
+    // custom print of it (`print_custom.py`), but for the sharded model:
+    // jaxlib prints its sdy ops in their custom form, which we print
+    // generic.
+    let bytecode: Vec<PathBuf> = models
+        .iter()
+        .map(|m| out.join(format!("{m}.stablehlo.mlirbc")))
+        .collect();
+    let script = repo().join("tools/jax-oracle/print_custom.py");
+    let status = Command::new(python())
+        .arg(&script)
+        .arg(out.join("custom"))
+        .args(&bytecode)
+        .status()
+        .expect("runs jaxlib's Python");
+    assert!(status.success(), "{} failed", script.display());
+    let mut differ = Vec::new();
+    for file in &bytecode {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let theirs = out.join("custom").join(format!("{name}.pretty.mlir"));
+        let theirs = std::fs::read_to_string(&theirs)
+            .unwrap_or_else(|e| panic!("{}: {e}", theirs.display()));
+        let ours = print_custom(&read(file).unwrap());
+        if ours.strip_suffix('\n') != Some(theirs.as_str()) {
+            differ.push(name);
+        }
+    }
+    eprintln!(
+        "custom form: {}/{} models' bytecode prints as jaxlib",
+        bytecode.len() - differ.len(),
+        bytecode.len()
+    );
+    assert_eq!(differ, ["sharded.stablehlo.mlirbc"]);
 }
 
 /// `encode` of jaxlib's generic text of each model (`<model>.stablehlo`

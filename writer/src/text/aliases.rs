@@ -276,6 +276,10 @@ pub enum Part<'a> {
     /// Likewise: whether its first region prints after the others
     /// (`scf.index_switch`'s default region).
     FirstRegionLast,
+    /// Likewise: whether the arguments of its first region's entry block
+    /// print in pairs, argument `i` then `i + n/2` (`stablehlo.reduce`'s
+    /// `reducer(%elem, %acc)`).
+    EntryArgsPaired,
 }
 
 /// Whether the print leaves that part of an op out.
@@ -558,15 +562,18 @@ impl<'m> Collector<'m> {
             let r = regions[ri];
             for (bi, &b) in m.region(r).blocks.iter().enumerate() {
                 match self.skip {
-                    Some(skip) if bi == 0 => self.visit_block_args_but(b, |arg| {
-                        skip(
-                            op,
-                            Part::EntryArg {
-                                region: ri as u32,
-                                arg,
-                            },
-                        )
-                    }),
+                    Some(skip) if bi == 0 => {
+                        let paired = ri == 0 && skip(op, Part::EntryArgsPaired);
+                        self.visit_block_args_in(b, paired, |arg| {
+                            skip(
+                                op,
+                                Part::EntryArg {
+                                    region: ri as u32,
+                                    arg,
+                                },
+                            )
+                        })
+                    }
                     _ => self.visit_block_args(b),
                 }
                 let mut ops: &[OpId] = &m.block(b).ops;
@@ -603,15 +610,23 @@ impl<'m> Collector<'m> {
     }
 
     fn visit_block_args(&mut self, b: BlockId) {
-        self.visit_block_args_but(b, |_| false)
+        self.visit_block_args_in(b, false, |_| false)
     }
 
     /// `visit_block_args` of the arguments `skip` does not name (by
-    /// position).
-    fn visit_block_args_but(&mut self, b: BlockId, skip: impl Fn(u32) -> bool) {
+    /// position), in pairs where `paired` ([`Part::EntryArgsPaired`]).
+    fn visit_block_args_in(&mut self, b: BlockId, paired: bool, skip: impl Fn(u32) -> bool) {
         let m = self.m;
         let mut bytes: u64 = 0;
-        for (i, &a) in m.block(b).args.iter().enumerate() {
+        let args = &m.block(b).args;
+        let half = args.len() / 2;
+        for k in 0..args.len() {
+            // Paired: 0, n/2, 1, n/2 + 1, …
+            let i = match paired && half > 0 && k < 2 * half {
+                true => k / 2 + (k % 2) * half,
+                false => k,
+            };
+            let a = args[i];
             if skip(i as u32) {
                 continue;
             }

@@ -118,11 +118,12 @@ fn print_impl<'a>(
             .collect();
         (
             if opts.custom {
+                let host = opts.host.unwrap_or(&rmlir_dialects::hosts::MLIR_OPT_22);
                 Names::compute_custom(
                     m,
                     top,
-                    &|m, op, out| hows.result_names(m, op, out),
-                    &custom::block_arg_names,
+                    &|m, op, out| hows.result_names(host, m, op, out),
+                    &|m, op, r| custom::block_arg_names(host, m, op, r),
                 )
             } else {
                 Names::compute(m, top)

@@ -22,6 +22,7 @@ mod pdl;
 mod scf;
 mod shape;
 mod spirv;
+mod stablehlo;
 mod tosa;
 mod vector;
 
@@ -43,6 +44,11 @@ pub(super) enum How {
 /// A port of an op's hand-written printer: prints what follows the op's
 /// name.
 type HandPrinter = fn(&mut Printer<'_, '_>, OpId);
+
+/// The last MLIR release whose `printStrippedAttrOrType` of a dialect
+/// attribute keeps the space its parameters start with after the
+/// mnemonic (`#gpu<dim x>` stripped is ` x`; from MLIR 23 on, `x`).
+const LAST_SPACED_STRIPPED_ATTR: u32 = 22;
 
 /// The hand-written printers ported, by op name.
 const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
@@ -155,6 +161,9 @@ const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("spirv.ISubBorrow", |p, op| p.spirv_extended_binary(op)),
     ("spirv.SMulExtended", |p, op| p.spirv_extended_binary(op)),
     ("spirv.UMulExtended", |p, op| p.spirv_extended_binary(op)),
+    ("stablehlo.constant", |p, op| p.stablehlo_constant(op)),
+    ("stablehlo.reduce", |p, op| p.stablehlo_reduce(op)),
+    ("stablehlo.while", |p, op| p.stablehlo_while(op)),
 ];
 
 /// The ops printed by `function_interface_impl::printFunctionOp` with
@@ -285,6 +294,7 @@ const COMPUTED_RESULT_NAMES: &[(&str, NameOf)] = &[
     }),
     ("arith.muli", vscale_multiple_name),
     ("spirv.Constant", spirv::constant_name),
+    ("stablehlo.constant", stablehlo::constant_name),
     ("spirv.mlir.addressof", spirv::address_of_name),
     // Named after the global they load (`GlobalLoadOp::getAsmResultNames`).
     ("ml_program.global_load", global_load_name),
@@ -298,8 +308,11 @@ const COMPUTED_RESULT_NAMES: &[(&str, NameOf)] = &[
 ];
 
 impl Naming {
-    /// How ops named `name` name their results.
-    fn of(name: &[u8]) -> Naming {
+    /// How ops named `name` name their results under `host`.
+    fn of(host: &rmlir_dialects::hosts::Host, name: &[u8]) -> Naming {
+        if !names_apply_to(host, name) {
+            return Naming::default();
+        }
         let Ok(name) = std::str::from_utf8(name) else {
             return Naming::default();
         };
@@ -313,7 +326,7 @@ impl Naming {
                 .find(|(o, _)| *o == name)
                 .map(|(_, f)| FirstName::Computed(*f))
         };
-        let groups = Catalog::upstream().get(name.as_bytes()).filter(|syn| {
+        let groups = op_syntax(host, name.as_bytes()).filter(|syn| {
             !(syn.results.len() <= 1
                 || syn.results.iter().all(|r| r.name.is_empty())
                 || (!ODS_NAMED_RESULTS.contains(&name.as_bytes())
@@ -384,11 +397,38 @@ fn global_load_name(m: &Module, op: OpId) -> Option<String> {
     }
 }
 
+/// Whether `op` names its results and region arguments under `host`: an
+/// op of upstream's ODS data, or of a dialect the host registers (a
+/// stablehlo op is unregistered in mlir-opt 22, and names nothing).
+fn names_apply(host: &rmlir_dialects::hosts::Host, m: &Module, op: OpId) -> bool {
+    names_apply_to(host, m.op_name(op))
+}
+
+/// [`names_apply`] by op name.
+fn names_apply_to(host: &rmlir_dialects::hosts::Host, name: &[u8]) -> bool {
+    Catalog::upstream().get(name).is_some()
+        || name
+            .split(|&c| c == b'.')
+            .next()
+            .and_then(|d| std::str::from_utf8(d).ok())
+            .is_some_and(|d| host.registers(d))
+}
+
 /// The names an op gives the arguments of its region `r` in the custom
 /// form (its `getAsmBlockArgumentNames`), for the ops ported:
 /// `linalg.generic`'s `%in` and `%out`.
-pub(crate) fn block_arg_names(m: &Module, op: OpId, r: RegionId) -> Vec<(ValueId, &'static str)> {
+pub(crate) fn block_arg_names(
+    host: &rmlir_dialects::hosts::Host,
+    m: &Module,
+    op: OpId,
+    r: RegionId,
+) -> Vec<(ValueId, &'static str)> {
+    if !names_apply(host, m, op) {
+        return Vec::new();
+    }
     let (input, output) = match m.op_names.get(m.op(op).name) {
+        // `WhileOp::getAsmBlockArgumentNames`: both regions' arguments.
+        b"stablehlo.while" => ("iterArg", "iterArg"),
         b"linalg.generic" => ("in", "out"),
         // `MapOp` and `ReduceOp::getAsmBlockArgumentNames`.
         b"linalg.map" | b"linalg.reduce" => ("in", "init"),
@@ -636,6 +676,35 @@ fn inherent(m: &Module, op: OpId, name: &[u8]) -> Option<AttrId> {
             AttrData::Dictionary(d) => d.iter().find(|(k, _)| &k[..] == name).map(|(_, v)| *v),
             _ => None,
         })
+}
+
+/// The custom syntax of the op named `name`: upstream MLIR's ODS data,
+/// else that of the hook of its dialect, if the hook brings one
+/// (stablehlo and chlo, SPEC.md §11.3), as the parser looks it up, where
+/// the host registers that dialect (else its ops are unregistered).
+pub(super) fn op_syntax(
+    host: &rmlir_dialects::hosts::Host,
+    name: &[u8],
+) -> Option<&'static OpSyntax> {
+    if let Some(s) = Catalog::upstream().get(name) {
+        return Some(s);
+    }
+    let dialect = &name[..name.iter().position(|&c| c == b'.')?];
+    if !host.registers(std::str::from_utf8(dialect).ok()?) {
+        return None;
+    }
+    rmlir_dialects::all().get(dialect)?.op_syntax()?.get(name)
+}
+
+/// What the host's op registry knows of `name`, else the out-of-tree
+/// layouts (stablehlo's and chlo's ops, SPEC.md §7.3).
+fn op_info(
+    host: &rmlir_dialects::hosts::Host,
+    name: &[u8],
+) -> Option<&'static rmlir_format::op_registry::OpInfo> {
+    host.ops()
+        .get(name)
+        .or_else(|| rmlir_dialects::out_of_tree_layouts().get(name))
 }
 
 impl Printer<'_, '_> {
@@ -1279,6 +1348,13 @@ impl Printer<'_, '_> {
             let params = text
                 .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.');
             if !params.is_empty() && params.len() < text.len() {
+                // From MLIR 23 on, the parameters print without the space
+                // that follows the mnemonic (jaxlib's `stablehlo.compare
+                // EQ`, mlir-opt 22's `gpu.thread_id  x`).
+                let params = match self.shared.host.mlir_major > LAST_SPACED_STRIPPED_ATTR {
+                    true => params.strip_prefix(' ').unwrap_or(params),
+                    false => params,
+                };
                 self.out.push_str(params);
                 return;
             }
@@ -1396,7 +1472,7 @@ impl Printer<'_, '_> {
 
     fn is_default_uncached(&self, op: OpId, name: &[u8], a: AttrId) -> bool {
         let m = self.shared.m;
-        let Some(info) = self.shared.host.ops().get(m.op_names.get(m.op(op).name)) else {
+        let Some(info) = op_info(self.shared.host, m.op_names.get(m.op(op).name)) else {
             return false;
         };
         let Some(defaults) = &info.default_properties else {
@@ -2310,7 +2386,7 @@ pub(super) fn name_how(host: &rmlir_dialects::hosts::Host, name: &[u8]) -> Optio
     if let Some((_, hand)) = HAND_WRITTEN.iter().find(|(n, _)| n.as_bytes() == name) {
         return Some(How::Hand(*hand));
     }
-    let syn = Catalog::upstream().get(name)?;
+    let syn = op_syntax(host, name)?;
     if FUNCTION_OPS.iter().any(|f| f.as_bytes() == name) {
         return Some(How::Function(syn));
     }
@@ -2398,7 +2474,7 @@ impl Hows {
                 .map(|i| name_how(host, m.op_names.get(OpNameId(i as u32))))
                 .collect(),
             naming: (0..m.op_names.len())
-                .map(|i| Naming::of(m.op_names.get(OpNameId(i as u32))))
+                .map(|i| Naming::of(host, m.op_names.get(OpNameId(i as u32))))
                 .collect(),
             fits: Vec::new(),
             defaults: DefaultsSeen::default(),
@@ -2428,11 +2504,17 @@ impl Hows {
 
     /// Appends to `out` the names `op` gives its results in the custom
     /// form (`Naming::result_names`).
-    pub(super) fn result_names(&self, m: &Module, op: OpId, out: &mut Vec<(u32, String)>) {
+    pub(super) fn result_names(
+        &self,
+        host: &rmlir_dialects::hosts::Host,
+        m: &Module,
+        op: OpId,
+        out: &mut Vec<(u32, String)>,
+    ) {
         match self.naming.get(m.op(op).name.index()) {
             Some(n) if n.names_any() => n.result_names(m, op, out),
             Some(_) => {}
-            None => Naming::of(m.op_name(op)).result_names(m, op, out),
+            None => Naming::of(host, m.op_name(op)).result_names(m, op, out),
         }
     }
 }
@@ -2472,9 +2554,8 @@ fn unported_with(
         };
         let registered = std::str::from_utf8(dialect).is_ok_and(|d| host.registers(d))
             && !host.leaves_unregistered(name);
-        let has_custom_form = Catalog::upstream()
-            .get(name)
-            .is_none_or(|syn| syn.custom || syn.format.is_some());
+        let has_custom_form =
+            op_syntax(host, name).is_none_or(|syn| syn.custom || syn.format.is_some());
         if registered && has_custom_form && p.custom_how(op).is_none() {
             out.push(op);
         }
@@ -2552,6 +2633,9 @@ fn skips_with(
                         b"linalg.map" | b"linalg.reduce"
                     )
                     && map_or_reduce_short(m, op))
+                || (matches!(how, Some(How::Hand(_)))
+                    && m.op_names.get(m.op(op).name) == b"stablehlo.reduce"
+                    && stablehlo::compact_reduce_op(host, m, op).is_some())
         }
         // Printers that show their entry block's arguments as operands,
         // or not at all: `affine.for` shows its induction variable's
@@ -2562,6 +2646,11 @@ fn skips_with(
                 Some(How::Function(_)) | Some(How::Hand(_)) => true,
                 Some(How::Declarative(_, elements)) => attrs_before_regions(elements),
             };
+        }
+        Part::EntryArgsPaired => {
+            return matches!(how, Some(How::Hand(_)))
+                && m.op_name(op) == b"stablehlo.reduce"
+                && stablehlo::compact_reduce_op(host, m, op).is_none();
         }
         Part::FirstRegionLast => {
             return matches!(how, Some(How::Declarative(..)))
@@ -2591,6 +2680,7 @@ fn skips_with(
                 b"scf.for" | b"scf.parallel" | b"scf.forall" => true,
                 b"affine.for" => arg > 0,
                 b"scf.while" => region == 0,
+                b"stablehlo.while" => true,
                 // The launch configuration's arguments and the
                 // attributions print without their locations.
                 b"gpu.launch" | b"async.execute" | b"affine.parallel" | b"pdl_interp.foreach" => {

@@ -69,9 +69,17 @@ impl<'a> Parser<'a> {
     }
 
     /// How many values a `type(…)` target holds, from the operands read
-    /// so far (a result target holds one).
-    fn target_count(parts: &Parts<'a>, t: TypeTarget) -> usize {
+    /// so far (a result target holds one; a single operand read by the
+    /// `operands` directive, as `stablehlo.select`'s, one).
+    fn target_count(syn: &OpSyntax, parts: &Parts<'a>, t: TypeTarget) -> usize {
         match t {
+            TypeTarget::Operand(i)
+                if parts.operands[i].is_empty()
+                    && parts.all_operands.is_some()
+                    && syn.operands[i].arity == Arity::Single =>
+            {
+                1
+            }
             TypeTarget::Operand(i) => parts.operands[i].len(),
             TypeTarget::AllOperands => parts.all_operands.as_ref().map_or(0, Vec::len),
             TypeTarget::Result(_) | TypeTarget::AllResults => 1,
@@ -80,8 +88,10 @@ impl<'a> Parser<'a> {
 
     /// `assignFromFunctionType`: the function type `(ins) -> out` gives the
     /// operand targets their types in order and the result target its one.
+    #[allow(clippy::too_many_arguments)]
     fn assign_from_function_type(
         &mut self,
+        syn: &OpSyntax,
         parts: &mut Parts<'a>,
         operands: &[TypeTarget],
         result: TypeTarget,
@@ -89,7 +99,10 @@ impl<'a> Parser<'a> {
         results: &[TypeId],
         at: usize,
     ) -> Result<()> {
-        let want: usize = operands.iter().map(|&t| Self::target_count(parts, t)).sum();
+        let want: usize = operands
+            .iter()
+            .map(|&t| Self::target_count(syn, parts, t))
+            .sum();
         if inputs.len() != want {
             return self.sem_err_at(
                 at,
@@ -101,7 +114,7 @@ impl<'a> Parser<'a> {
         }
         let mut next = 0;
         for &t in operands {
-            let n = Self::target_count(parts, t);
+            let n = Self::target_count(syn, parts, t);
             self.set_types(parts, t, inputs[next..next + n].to_vec());
             next += n;
         }
@@ -125,10 +138,11 @@ impl<'a> Parser<'a> {
         };
         let t = self.parse_type()?;
         if let TypeData::Function { inputs, results } = self.m.ctx.ty(t).clone() {
-            return self.assign_from_function_type(parts, operands, result, &inputs, &results, at);
+            return self
+                .assign_from_function_type(syn, parts, operands, result, &inputs, &results, at);
         }
         for &o in operands {
-            let n = Self::target_count(parts, o);
+            let n = Self::target_count(syn, parts, o);
             self.set_types(parts, o, vec![t; n]);
         }
         self.set_types(parts, result, vec![t]);
@@ -152,6 +166,7 @@ impl<'a> Parser<'a> {
         let t = self.parse_type()?;
         if let TypeData::Function { inputs, results } = self.m.ctx.ty(t).clone() {
             return self.assign_from_function_type(
+                syn,
                 parts,
                 &[lhs, rhs],
                 result,
@@ -216,6 +231,7 @@ impl<'a> Parser<'a> {
             }
             [f] => match self.m.ctx.ty(f).clone() {
                 TypeData::Function { inputs, results } => self.assign_from_function_type(
+                    syn,
                     parts,
                     &[pred, on_true, on_false],
                     result,

@@ -224,6 +224,9 @@ pub(super) fn fits(dialect: &str, name: &str) -> Option<DirectiveFits> {
 /// The printer of directive `name` as ops of `dialect` call it, if it is
 /// ported.
 pub(super) fn directive(dialect: &str, name: &str) -> Option<DirectivePrinter> {
+    if let Some(p) = super::stablehlo::directive(dialect, name) {
+        return Some(p);
+    }
     DIRECTIVES
         .iter()
         .find(|(ds, n, _)| *n == name && (ds.is_empty() || ds.contains(&dialect)))
