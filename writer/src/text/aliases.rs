@@ -622,9 +622,10 @@ impl<'m> Collector<'m> {
         let half = args.len() / 2;
         for k in 0..args.len() {
             // Paired: 0, n/2, 1, n/2 + 1, …
-            let i = match paired && half > 0 && k < 2 * half {
-                true => k / 2 + (k % 2) * half,
-                false => k,
+            let i = if paired && k < 2 * half {
+                k / 2 + (k % 2) * half
+            } else {
+                k
             };
             let a = args[i];
             if skip(i as u32) {

@@ -416,7 +416,7 @@ fn names_apply_to(host: &rmlir_dialects::hosts::Host, name: &[u8]) -> bool {
 
 /// The names an op gives the arguments of its region `r` in the custom
 /// form (its `getAsmBlockArgumentNames`), for the ops ported:
-/// `linalg.generic`'s `%in` and `%out`.
+/// `linalg.generic`'s `%in` and `%out`, `stablehlo.while`'s `%iterArg`.
 pub(crate) fn block_arg_names(
     host: &rmlir_dialects::hosts::Host,
     m: &Module,
@@ -1351,9 +1351,10 @@ impl Printer<'_, '_> {
                 // From MLIR 23 on, the parameters print without the space
                 // that follows the mnemonic (jaxlib's `stablehlo.compare
                 // EQ`, mlir-opt 22's `gpu.thread_id  x`).
-                let params = match self.shared.host.mlir_major > LAST_SPACED_STRIPPED_ATTR {
-                    true => params.strip_prefix(' ').unwrap_or(params),
-                    false => params,
+                let params = if self.shared.host.mlir_major > LAST_SPACED_STRIPPED_ATTR {
+                    params.strip_prefix(' ').unwrap_or(params)
+                } else {
+                    params
                 };
                 self.out.push_str(params);
                 return;
