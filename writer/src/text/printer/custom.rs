@@ -166,6 +166,14 @@ const HAND_WRITTEN: &[(&str, HandPrinter)] = &[
     ("stablehlo.while", |p, op| p.stablehlo_while(op)),
 ];
 
+/// Whether an op holds the form its printer prints.
+type FitsCheck = fn(&Module, OpId) -> bool;
+
+/// Hand-written printers that hold only some forms of their op: the op
+/// prints generic where its check says no (llvm's and spirv's printers
+/// have checks of their own, `llvm_fits` and `spirv::printable`).
+const HAND_FITS: &[(&str, FitsCheck)] = &[("stablehlo.constant", Printer::stablehlo_constant_fits)];
+
 /// The ops printed by `function_interface_impl::printFunctionOp` with
 /// their builtin `function_type` and argument and result attributes.
 const FUNCTION_OPS: &[&str] = &[
@@ -736,7 +744,10 @@ impl Printer<'_, '_> {
                 } else if name.starts_with(b"spirv.") {
                     spirv::printable(m, op)
                 } else {
-                    true
+                    HAND_FITS
+                        .iter()
+                        .find(|(n, _)| n.as_bytes() == name)
+                        .is_none_or(|(_, fits)| fits(m, op))
                 }
             }
             How::Declarative(syn, elements) => self.declarative_fits(op, syn, elements),

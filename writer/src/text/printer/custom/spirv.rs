@@ -170,7 +170,7 @@ fn is_array(m: &Module, t: TypeId) -> bool {
 }
 
 /// The type a typed attribute carries (`None` for an untyped one).
-fn typed_attr_type(m: &Module, a: AttrId) -> Option<TypeId> {
+pub(super) fn typed_attr_type(m: &Module, a: AttrId) -> Option<TypeId> {
     match m.ctx.attr(a) {
         AttrData::Integer { ty, .. }
         | AttrData::Float { ty, .. }

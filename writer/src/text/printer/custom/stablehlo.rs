@@ -511,6 +511,26 @@ impl Printer<'_, '_> {
 
     /// `stablehlo.constant {attrs} dense<…> : type` (`printConstantOp`):
     /// the attributes but `value`, then the value with its type.
+    /// Whether `stablehlo.constant` prints in its custom form: its one
+    /// result has its value's type, which the form reads it back with
+    /// (jaxlib prints a constant whose types differ, a quantized one,
+    /// otherwise: not ported).
+    pub(super) fn stablehlo_constant_fits(m: &Module, op: OpId) -> bool {
+        let o = m.op(op);
+        let Some(value) = inherent(m, op, b"value") else {
+            return false;
+        };
+        let mut results = o.results();
+        match (results.next(), results.next()) {
+            (Some(r), None) => {
+                m.operands(op).is_empty()
+                    && o.regions().is_empty()
+                    && spirv::typed_attr_type(m, value) == Some(m.value(r).ty)
+            }
+            _ => false,
+        }
+    }
+
     pub(super) fn stablehlo_constant(&mut self, op: OpId) {
         self.all_attrs_less(op, &["value"]);
         if let Some(v) = inherent(self.shared.m, op, b"value") {
