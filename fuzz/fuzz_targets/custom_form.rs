@@ -4,8 +4,9 @@
 //! generic form of what the custom form was read as is a fixed point).
 //! Parsed as the command line parses text: with every dialect of
 //! `rmlir-dialects` registered, so StableHLO's syntax (§11.3) is fuzzed
-//! too. What parses is also printed in the custom form (§11.4), which
-//! must not panic, whatever the ops hold.
+//! too. What parses is also printed in the custom form (§11.4), in
+//! mlir-opt 22's terms and in jaxlib's (where StableHLO's and CHLO's
+//! printers apply), which must not panic, whatever the ops hold.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -28,6 +29,12 @@ fuzz_target!(|data: &[u8]| {
         ..Default::default()
     };
     let _ = rmlir_writer::print_module(&m, custom);
+    let jaxlib = rmlir_writer::PrintOptions {
+        custom: true,
+        host: Some(&rmlir_dialects::hosts::JAXLIB_0_10),
+        ..Default::default()
+    };
+    let _ = rmlir_writer::print_module(&m, jaxlib);
     let printed = rmlir_writer::print_module(&m, Default::default());
     let again = match parse(printed.as_bytes()) {
         Ok(again) => again,
