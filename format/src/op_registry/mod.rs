@@ -55,8 +55,25 @@ impl OpSlot {
 /// classes.
 pub const KNOWN_RELEASES: &[&str] = &["19.1.7", "22.1.8", "23.0.0git", "24.0.0git"];
 
-/// The major version of each of [`KNOWN_RELEASES`], in its order.
-const KNOWN_MAJORS: [u32; 4] = [19, 22, 23, 24];
+/// The major version of each of [`KNOWN_RELEASES`], in its order, read
+/// from their names when this crate is compiled.
+const KNOWN_MAJORS: [u32; 4] = [
+    leading_number(KNOWN_RELEASES[0]),
+    leading_number(KNOWN_RELEASES[1]),
+    leading_number(KNOWN_RELEASES[2]),
+    leading_number(KNOWN_RELEASES[3]),
+];
+
+/// The decimal number `s` starts with (`"22.1.8"` → 22).
+const fn leading_number(s: &str) -> u32 {
+    let b = s.as_bytes();
+    let (mut i, mut n) = (0, 0u32);
+    while i < b.len() && b[i].is_ascii_digit() {
+        n = n * 10 + (b[i] - b'0') as u32;
+        i += 1;
+    }
+    n
+}
 
 /// The index in [`KNOWN_RELEASES`] of the release we write (and the
 /// module's terms): MLIR 22.
