@@ -638,6 +638,15 @@ fn signed_small(value: &BigInt, width: u32) -> Option<i64> {
     i64::try_from(v).ok()
 }
 
+/// [`signed`] in decimal, through `i64` where it fits (every
+/// `arith.constant` is named by it).
+fn signed_decimal(value: &BigInt, width: u32) -> String {
+    match signed_small(value, width) {
+        Some(v) => v.to_string(),
+        None => signed(value, width).to_string(),
+    }
+}
+
 /// `arith.constant`'s names: `%true`/`%false` for `i1`, `%c<value>` for
 /// other integers with `_<type>` after it unless the type is `index`,
 /// `%cst` for anything else.
@@ -659,15 +668,12 @@ fn constant_name(m: &Module, op: OpId) -> Option<String> {
                     Signedness::Signed => "si",
                     Signedness::Unsigned => "ui",
                 };
-                Some(match signed_small(value, *width) {
-                    Some(v) => format!("c{v}_{prefix}{width}"),
-                    None => format!("c{}_{prefix}{width}", signed(value, *width)),
-                })
+                Some(format!(
+                    "c{}_{prefix}{width}",
+                    signed_decimal(value, *width)
+                ))
             }
-            _ => Some(match signed_small(value, 64) {
-                Some(v) => format!("c{v}"),
-                None => format!("c{}", signed(value, 64)),
-            }),
+            _ => Some(format!("c{}", signed_decimal(value, 64))),
         },
         _ => Some("cst".into()),
     }
