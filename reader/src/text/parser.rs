@@ -203,7 +203,7 @@ pub fn parse_module_in_release(
             limits,
             (dialects, host),
             Some(release),
-            split_parse::first_share(src),
+            None,
         )
         .0;
     }
@@ -367,7 +367,7 @@ struct Parser<'a> {
     next_release: usize,
     /// A split parse (SPEC.md §3.5): the plan until the top-level op is
     /// reached, then the split running.
-    split_plan: Option<crate::text::split_plan::SplitPlan>,
+    split_plan: Option<std::sync::Arc<split_parse::Handoff<crate::text::split_plan::SplitPlan>>>,
     split: Option<Box<split_parse::SplitRun<'a>>>,
     /// The offset at which the split needs this thread's attention next
     /// (the top-level op, then the cut); `usize::MAX` when none.

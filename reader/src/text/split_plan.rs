@@ -33,7 +33,14 @@ pub struct SplitPlan {
 /// definitions before the op are few in the generic form mlir-opt prints
 /// and 5% of the file in its custom form (`#locN = loc("file":l:c)`).
 pub fn find(src: &[u8], first_share: f64) -> Option<SplitPlan> {
-    let op_start = first_op_line(src)?;
+    find_after(src, first_op_line(src)?, first_share)
+}
+
+/// [`find`] with the top-level operation's line given, as
+/// [`first_op_line`] finds it: the parser looks for it first, and the rest
+/// of the plan is looked for beside its parse of the definitions before
+/// it.
+pub fn find_after(src: &[u8], op_start: usize, first_share: f64) -> Option<SplitPlan> {
     let body_end = last_line_starting_with(src, b'}')?;
     if body_end <= op_start {
         return None;
@@ -56,12 +63,6 @@ pub fn find(src: &[u8], first_share: f64) -> Option<SplitPlan> {
     None
 }
 
-/// The first byte of the first operation's line, as [`find`] finds it:
-/// `"` in the generic form, a letter in the custom form.
-pub fn first_op_byte(src: &[u8]) -> Option<u8> {
-    first_op_line(src).map(|l| src[l])
-}
-
 /// Whether `c` starts an operation's name: `"` in the generic form, a
 /// letter in the custom form (not `%`: an op at the body's top level that
 /// defines values cannot be parsed apart from the ops using them).
@@ -71,7 +72,7 @@ fn op_name_start(c: u8) -> bool {
 
 /// The first line that starts with an operation name, after lines of
 /// alias definitions, comments and blank lines only.
-fn first_op_line(src: &[u8]) -> Option<usize> {
+pub fn first_op_line(src: &[u8]) -> Option<usize> {
     let mut line = 0;
     while line < src.len() {
         match src[line] {

@@ -48,26 +48,26 @@ pub(super) struct SplitRun<'a> {
 /// The second thread's result, handed to this one: one value, so a mutex
 /// and a condition variable, without a channel's machinery (and its
 /// thread-local state on this thread).
-struct Handoff<T> {
+pub(super) struct Handoff<T> {
     slot: Mutex<Option<Option<T>>>,
     ready: Condvar,
 }
 
 impl<T> Handoff<T> {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Handoff {
             slot: Mutex::new(None),
             ready: Condvar::new(),
         }
     }
 
-    fn put(&self, v: Option<T>) {
+    pub(super) fn put(&self, v: Option<T>) {
         *self.slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
         self.ready.notify_one();
     }
 
     /// Waits for the value put (`None` when the second thread gave up).
-    fn take(&self) -> Option<T> {
+    pub(super) fn take(&self) -> Option<T> {
         let mut slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             if let Some(v) = slot.take() {
@@ -110,7 +110,7 @@ pub fn parse_module_split<'a>(
     limits: Limits,
     release: Option<&'a (dyn Fn(std::ops::Range<usize>) + Sync)>,
 ) -> (Result<Module>, SplitReport) {
-    parse_module_split_at(src, file_name, limits, release, first_share(src))
+    parse_module_split_in(src, file_name, limits, release, None)
 }
 
 /// [`parse_module_split`] with the first thread's share of the work
@@ -121,6 +121,16 @@ pub fn parse_module_split_at<'a>(
     limits: Limits,
     release: Option<&'a (dyn Fn(std::ops::Range<usize>) + Sync)>,
     first_share: f64,
+) -> (Result<Module>, SplitReport) {
+    parse_module_split_in(src, file_name, limits, release, Some(first_share))
+}
+
+fn parse_module_split_in<'a>(
+    src: &'a [u8],
+    file_name: &'a str,
+    limits: Limits,
+    release: Option<&'a (dyn Fn(std::ops::Range<usize>) + Sync)>,
+    first_share: Option<f64>,
 ) -> (Result<Module>, SplitReport) {
     let (mut r, report) = parse_split(
         src,
@@ -137,28 +147,56 @@ pub fn parse_module_split_at<'a>(
 }
 
 /// [`parse_module_split_at`], the use-list orders left pending
-/// ([`Module::text_forward_uses`]).
+/// ([`Module::text_forward_uses`]); `first_share` `None` for the share
+/// [`share_for`] gives the file's form.
+///
+/// The plan is looked for, and the custom form's syntax tables loaded,
+/// on the second core while this thread parses the definitions before
+/// the top-level op: on the 50 MB module in the custom form that is
+/// 52,000 location definitions, ~20 ms, beside ~5 ms of the plan's
+/// searches (the last `}` is ~25 MB from the end: its pages fault in
+/// there) and ~9 ms of reading the upstream formats' JSON, which the
+/// first custom op would otherwise wait for.
 pub(super) fn parse_split<'a>(
     src: &'a [u8],
     file_name: &'a str,
     limits: Limits,
     (dialects, host): (Option<&'a DialectRegistry>, &'static Host),
     release: Option<&'a (dyn Fn(std::ops::Range<usize>) + Sync)>,
-    first_share: f64,
+    first_share: Option<f64>,
 ) -> (Result<Module>, SplitReport) {
     let mut report = SplitReport::default();
-    if let Some(plan) = crate::text::split_plan::find(src, first_share) {
-        let mut p = Parser::new(src, file_name, limits);
-        p.dialects = dialects;
-        p.set_host(host);
-        p.release = release.map(|f| Release::new(f, 0));
-        p.split_plan = Some(plan);
-        p.split_at = plan.op_start;
-        let r = p.parse_top_level();
-        report.started = p.split_started;
-        report.merged = p.split_merged;
+    if let Some(op_start) = crate::text::split_plan::first_op_line(src) {
+        let share = first_share.unwrap_or_else(|| share_for(src[op_start]));
+        let custom = src[op_start] != b'"';
+        let plan = Arc::new(Handoff::new());
+        let r = std::thread::scope(|s| {
+            let to_parser = Arc::clone(&plan);
+            let planner = std::thread::Builder::new().spawn_scoped(s, move || {
+                let found = std::panic::catch_unwind(|| {
+                    crate::text::split_plan::find_after(src, op_start, share)
+                });
+                to_parser.put(found.ok().flatten());
+                if custom {
+                    warm_custom_syntax(dialects);
+                }
+            });
+            if planner.is_err() {
+                plan.put(crate::text::split_plan::find_after(src, op_start, share));
+            }
+            let mut p = Parser::new(src, file_name, limits);
+            p.dialects = dialects;
+            p.set_host(host);
+            p.release = release.map(|f| Release::new(f, 0));
+            p.split_plan = Some(plan);
+            p.split_at = op_start;
+            let r = p.parse_top_level();
+            report.started = p.split_started;
+            report.merged = p.split_merged;
+            r.map(|()| p.m)
+        });
         if r.is_ok() {
-            return (Ok(p.m), report);
+            return (r, report);
         }
         report.reparsed = true;
         report.merged = false;
@@ -170,6 +208,20 @@ pub(super) fn parse_split<'a>(
     p.release = release.map(|f| Release::new(f, 0));
     let r = p.parse_top_level().map(|()| p.m);
     (r, report)
+}
+
+/// Loads what a custom-form parse looks op names up in: upstream's
+/// formats, and those of the dialects registered with the parser that
+/// bring their own.
+fn warm_custom_syntax(dialects: Option<&DialectRegistry>) {
+    let _ = rmlir_format::op_format::catalog::Catalog::upstream();
+    if let Some(dialects) = dialects {
+        for name in dialects.names() {
+            if let Some(d) = dialects.get(name.as_bytes()) {
+                let _ = d.op_syntax();
+            }
+        }
+    }
 }
 
 /// The first thread's share of the ops and definitions: it also merges,
@@ -201,12 +253,14 @@ pub(super) const FIRST_SHARE: f64 = 0.48;
 /// second thread's share, which holds the location definitions.
 pub(super) const FIRST_SHARE_CUSTOM: f64 = 0.46;
 
-/// The first thread's share for `src`: [`FIRST_SHARE_CUSTOM`] where its
-/// first operation is in the custom form (a bare name, not a quoted one).
-pub(super) fn first_share(src: &[u8]) -> f64 {
-    match crate::text::split_plan::first_op_byte(src) {
-        Some(b'"') | None => FIRST_SHARE,
-        Some(_) => FIRST_SHARE_CUSTOM,
+/// The first thread's share where the first operation's line starts with
+/// `first`: [`FIRST_SHARE_CUSTOM`] where the op is in the custom form (a
+/// bare name, not a quoted one).
+fn share_for(first: u8) -> f64 {
+    if first == b'"' {
+        FIRST_SHARE
+    } else {
+        FIRST_SHARE_CUSTOM
     }
 }
 
@@ -243,8 +297,10 @@ impl<'a> Parser<'a> {
     /// Parses the top-level op at [`SplitPlan::op_start`] with the second
     /// thread running beside it.
     pub(super) fn parse_split_op(&mut self) -> Result<OpId> {
-        let plan = self.split_plan.take().expect("called with a plan");
         self.split_at = usize::MAX;
+        let Some(plan) = self.split_plan.take().expect("called with a plan").take() else {
+            return self.parse_operation();
+        };
         let default_dialect = self.custom_default_dialect();
         self.m.ctx.build_index();
         let base = Arc::new(std::mem::take(&mut self.m.ctx));
