@@ -108,15 +108,10 @@ fn print_impl<'a>(
     // predecessors are computed while its runs are merged.
     // So are the scan for attributes numbered in print order and the
     // quoting of op names, which read the module only.
+    // The names are the longest of these: the rest is offered to the
+    // thread that merges the alias runs, for when it is done.
     let walks_beside = || {
-        let quoted_op_names: Vec<String> = (0..m.op_names.len())
-            .map(|i| {
-                let mut q = String::new();
-                escaped_string(m.op_names.get(OpNameId(i as u32)), &mut q);
-                q
-            })
-            .collect();
-        (
+        let names = || {
             if opts.custom {
                 let host = opts.host.unwrap_or(&rmlir_dialects::hosts::MLIR_OPT_22);
                 Names::compute_custom(
@@ -127,11 +122,20 @@ fn print_impl<'a>(
                 )
             } else {
                 Names::compute(m, top)
-            },
-            compute_preds(m),
-            has_print_order_state(m),
-            quoted_op_names,
-        )
+            }
+        };
+        let rest = || {
+            let quoted_op_names: Vec<String> = (0..m.op_names.len())
+                .map(|i| {
+                    let mut q = String::new();
+                    escaped_string(m.op_names.get(OpNameId(i as u32)), &mut q);
+                    q
+                })
+                .collect();
+            (compute_preds(m), has_print_order_state(m), quoted_op_names)
+        };
+        let (names, (preds, print_order_state, quoted_op_names)) = rayon::join(names, rest);
+        (names, preds, print_order_state, quoted_op_names)
     };
     // The print's size is checked against the limit (SPEC.md §5.1.1): with
     // aliases, the alias walk has estimated it; in local scope, which has
