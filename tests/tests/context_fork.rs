@@ -266,3 +266,78 @@ fn absorb_moves_items_after_their_children_and_merges_equal_ones() {
         }
     );
 }
+
+/// A fork absorbed second, whose items refer to its own earlier items
+/// near and far (call sites one, 16 to 20 and many items back: `absorb`
+/// prefetches 16 ahead), some equal to the first fork's, gets the ids a
+/// context interning the same items in the same order gives: the first
+/// fork's items, then the second's new ones.
+#[test]
+fn absorb_of_a_second_fork_with_chains_of_references_matches_one_context() {
+    // Items by recipe: a file location, or a call site of two earlier
+    // items (by index into the recipe's results).
+    enum Item {
+        File(u32),
+        Call(usize, usize),
+    }
+    let first: Vec<Item> = (0..40u32)
+        .map(|k| {
+            if k % 3 == 0 || k < 2 {
+                Item::File(k)
+            } else {
+                Item::Call(k as usize - 1, (k as usize * 7) % (k as usize))
+            }
+        })
+        .collect();
+    // Shares lines 0..20 with `first`, then its own, with references one
+    // back, the window's width back and far back.
+    let second: Vec<Item> = (0..200u32)
+        .map(|k| match k {
+            _ if k < 20 || k % 5 == 0 => Item::File(k),
+            _ if k % 5 == 1 => Item::Call(k as usize - 1, 0),
+            _ if k % 5 == 2 => Item::Call(k as usize - 16, k as usize - 17),
+            _ if k % 5 == 3 => Item::Call(k as usize - 17, k as usize - 20),
+            _ => Item::Call(k as usize / 2, k as usize / 3),
+        })
+        .collect();
+    let build = |ctx: &mut Context, items: &[Item]| -> Vec<AttrId> {
+        let mut ids: Vec<AttrId> = Vec::new();
+        for it in items {
+            let a = match *it {
+                Item::File(line) => AttrData::FileLineCol {
+                    file: FileName::from(&b"f.py"[..]),
+                    line,
+                    col: 1,
+                },
+                Item::Call(callee, caller) => AttrData::CallSiteLoc {
+                    callee: ids[callee],
+                    caller: ids[caller],
+                },
+            };
+            ids.push(ctx.intern_attr(a));
+        }
+        ids
+    };
+    let mut one = Context::new();
+    let one_first = build(&mut one, &first);
+    let one_second = build(&mut one, &second);
+
+    let base = Arc::new(Context::new());
+    let mut a = Context::fork(&base);
+    let mut b = Context::fork(&base);
+    let in_a = build(&mut a, &first);
+    let in_b = build(&mut b, &second);
+    let (a, b) = (a.detach(), b.detach());
+    let mut ctx = Arc::try_unwrap(base).expect("forks detached");
+    let map_a = ctx.absorb(a);
+    let map_b = ctx.absorb(b);
+    assert_eq!(ctx.num_attrs(), one.num_attrs());
+    let got_first: Vec<AttrId> = in_a.iter().map(|&x| map_a.attr(x)).collect();
+    let got_second: Vec<AttrId> = in_b.iter().map(|&x| map_b.attr(x)).collect();
+    assert_eq!(got_first, one_first);
+    assert_eq!(got_second, one_second);
+    for i in 0..one.num_attrs() {
+        let id = AttrId(i as u32);
+        assert_eq!(ctx.attr(id), one.attr(id), "attribute {i}");
+    }
+}
