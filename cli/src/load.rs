@@ -82,6 +82,20 @@ impl Layouts {
         }
     }
 
+    /// The tool whose terms a text file is read in: `--target`'s, else
+    /// that of the release `--layouts` names (`mlir-23`: jaxlib's, so that
+    /// `decode --custom` prints JAX's StableHLO text as jaxlib does), else
+    /// mlir-opt 22 (text has no producer string to pick one by).
+    pub fn text_terms(self) -> &'static Host {
+        self.terms
+            .or_else(|| {
+                self.given
+                    .and_then(|r| r.release_major())
+                    .and_then(Host::for_release)
+            })
+            .unwrap_or(&hosts::MLIR_OPT_22)
+    }
+
     pub fn read_options(self) -> ReadOptions {
         ReadOptions {
             layouts: self.given,
@@ -117,18 +131,19 @@ fn load_with(
 ) -> Result<Loaded, String> {
     if !inp.is_bytecode() {
         progress.phase("parsing text");
+        let host = layouts.text_terms();
         let module = rmlir_reader::parse_module_in_release(
             inp.data(),
             &inp.name,
             rmlir_reader::Limits::default(),
             Some(crate::dialects::registry()),
-            layouts.terms.unwrap_or(&hosts::MLIR_OPT_22),
+            host,
             &inp.releaser(),
         )
         .map_err(|e| e.to_string())?;
         return Ok(Loaded {
             module,
-            host: layouts.terms.unwrap_or(&hosts::MLIR_OPT_22),
+            host,
             header: None,
             bodies_materialized: 0,
             undecoded: Default::default(),

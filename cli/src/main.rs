@@ -47,9 +47,11 @@ struct Cli {
     /// those, anything else → mlir-22), or a release (`mlir-19`,
     /// `mlir-22`, `mlir-23`, `mlir-24`) for files whose producer is not an
     /// MLIR release. A file read with 23's or 24's layouts is read and
-    /// printed as jaxlib or IREE reads and prints it; 19's are carried over
-    /// to MLIR 22's terms; `encode` and `convert` carry everything over to
-    /// their --target's (SPEC.md §7.4).
+    /// printed as jaxlib or IREE reads and prints it (a text file too, with
+    /// the release given: `decode --custom --layouts mlir-23
+    /// model.stablehlo.mlir` prints StableHLO as jaxlib does); 19's are
+    /// carried over to MLIR 22's terms; `encode` and `convert` carry
+    /// everything over to their --target's (SPEC.md §7.4).
     #[arg(long, global = true, default_value = "auto", value_parser = load::parse_layouts)]
     layouts: load::Layouts,
     /// Op layouts of a dialect of one's own (repeatable): a JSON file made

@@ -1435,6 +1435,39 @@ fn decode_custom_prints_like_mlir_opt_default() {
     assert!(String::from_utf8_lossy(&generic).contains("\"arith.constant\"()"));
 }
 
+/// A text file read with `--layouts mlir-23` is read and printed in
+/// jaxlib's terms: `decode --custom` prints the StableHLO fixture as
+/// jaxlib 0.10.2 prints it (`shapes.jaxlib.mlir`: its
+/// `get_asm(enable_debug_info=True)` of `shapes.mlir` parsed from a
+/// string, by `tools/jax-oracle/print_custom.py`, 2026-11-27, whose
+/// locations name the file `-`), read here from standard input, which
+/// mlir-opt and we name `<stdin>`. Without the flag the file is mlir-opt
+/// 22's, which registers no StableHLO: its ops print generic.
+#[test]
+fn decode_custom_of_stablehlo_text_in_jaxlib_terms_prints_as_jaxlib() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/stablehlo");
+    let input = std::fs::read(dir.join("shapes.mlir")).unwrap();
+    let want = std::fs::read_to_string(dir.join("shapes.jaxlib.mlir"))
+        .unwrap()
+        .replace("loc(\"-\":", "loc(\"<stdin>\":");
+    let ours = ok(&run_stdin(
+        &["decode", "--custom", "--layouts", "mlir-23", "-"],
+        &input,
+    ))
+    .stdout
+    .clone();
+    let ours = String::from_utf8_lossy(&ours);
+    assert_eq!(ours.strip_suffix('\n'), Some(want.as_str()));
+    let plain = ok(&run_stdin(&["decode", "--custom", "-"], &input))
+        .stdout
+        .clone();
+    let plain = String::from_utf8_lossy(&plain);
+    assert!(
+        plain.contains("\"stablehlo.constant\"()") && !plain.contains("= stablehlo.constant"),
+        "{plain}"
+    );
+}
+
 /// `--no-generic-fallback` refuses, before writing anything, a module
 /// holding an op whose custom form mlir-opt prints and we do not
 /// (`memref.prefetch`'s printer is not ported), naming it; a module whose
