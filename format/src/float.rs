@@ -1115,39 +1115,49 @@ pub fn format_mlir_float(kind: FloatKind, bits: u128) -> String {
 }
 
 /// Whether every decimal that reads back as `bits` has more than `n`
-/// significant digits, for the kinds Rust formats (IEEE single and double):
-/// Rust prints the shortest decimal that reads back, so when that has more
-/// than `n` digits no `n`-digit form can read back, and `printFloatValue`'s
-/// short form is sure to be refused without being built and parsed (most
-/// values of a dense constant).
+/// significant digits, for IEEE single and double: the shortest decimal
+/// that reads back (`zmij`'s, as Rust's `{:e}` would print it, only
+/// faster: a tenth of the printer's time went to the formatting machinery
+/// of `{:e}` on the 50 MB module's dense constants) has more than `n`, so
+/// no `n`-digit form can read back, and `printFloatValue`'s short form is
+/// sure to be refused without being built and parsed (most values of a
+/// dense constant).
 fn shortest_needs_more_than(kind: FloatKind, bits: u128, n: usize) -> bool {
-    use std::fmt::Write;
-    struct Digits {
-        count: usize,
-        in_exponent: bool,
-    }
-    impl Write for Digits {
-        fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            for c in s.bytes() {
-                match c {
-                    b'e' => self.in_exponent = true,
-                    b'0'..=b'9' if !self.in_exponent => self.count += 1,
-                    _ => {}
-                }
+    let mut buf = zmij::Buffer::new();
+    let shortest = match kind {
+        FloatKind::F32 => {
+            let x = f32::from_bits(bits as u32);
+            if !x.is_finite() {
+                return false;
             }
-            Ok(())
+            buf.format_finite(x)
         }
-    }
-    let mut d = Digits {
-        count: 0,
-        in_exponent: false,
-    };
-    let written = match kind {
-        FloatKind::F32 => write!(d, "{:e}", f32::from_bits(bits as u32)),
-        FloatKind::F64 => write!(d, "{:e}", f64::from_bits(bits as u64)),
+        FloatKind::F64 => {
+            let x = f64::from_bits(bits as u64);
+            if !x.is_finite() {
+                return false;
+            }
+            buf.format_finite(x)
+        }
         _ => return false,
     };
-    written.is_ok() && d.count > n
+    significant_digits(shortest) > n
+}
+
+/// The significant digits of a decimal such as `0.00125`, `1250.0` or
+/// `1.25e-7`: those of its mantissa without the zeros that lead or trail
+/// them (3 in each).
+fn significant_digits(decimal: &str) -> usize {
+    let mantissa = decimal.split(['e', 'E']).next().unwrap_or_default();
+    // Positions among the digits of the first and the last nonzero one.
+    let (mut first, mut last) = (None, 0);
+    for (i, d) in mantissa.bytes().filter(u8::is_ascii_digit).enumerate() {
+        if d != b'0' {
+            first.get_or_insert(i);
+            last = i;
+        }
+    }
+    first.map_or(0, |first| last - first + 1)
 }
 
 /// Whether `text` reads back as `bits`, for the kinds where Rust's own
@@ -1346,6 +1356,55 @@ mod tests {
             x ^= x << 17;
             x
         }
+    }
+
+    /// The shortest decimal's significant digits, counted from `zmij`'s
+    /// print, are those of Rust's `{:e}` (whose mantissa has neither
+    /// leading nor trailing zeros) for random single and double bit
+    /// patterns and for values with zeros to strip on either side.
+    #[test]
+    fn shortest_digit_count_agrees_with_rusts_exponent_form() {
+        let std_count = |s: String| {
+            s.split('e')
+                .next()
+                .unwrap()
+                .bytes()
+                .filter(u8::is_ascii_digit)
+                .count()
+        };
+        let mut next = xorshift(0xBB67_AE85_84CA_A73B);
+        let mut f32s: Vec<f32> = (0..100_000)
+            .map(|_| f32::from_bits(next() as u32))
+            .collect();
+        let mut f64s: Vec<f64> = (0..100_000).map(|_| f64::from_bits(next())).collect();
+        for v in [
+            0.0, 1.0, 10.0, 1250.0, 123000.0, 0.00125, 1e-7, 1.5e30, 100.5, 1e21,
+        ] {
+            f32s.push(v as f32);
+            f64s.push(v);
+        }
+        for x in f32s.into_iter().filter(|x| x.is_finite()) {
+            for n in [1, 6, 8] {
+                assert_eq!(
+                    shortest_needs_more_than(FloatKind::F32, u128::from(x.to_bits()), n),
+                    std_count(format!("{x:e}")) > n,
+                    "{x:e}"
+                );
+            }
+        }
+        for x in f64s.into_iter().filter(|x| x.is_finite()) {
+            for n in [1, 6, 16] {
+                assert_eq!(
+                    shortest_needs_more_than(FloatKind::F64, u128::from(x.to_bits()), n),
+                    std_count(format!("{x:e}")) > n,
+                    "{x:e}"
+                );
+            }
+        }
+        assert_eq!(significant_digits("0.00125"), 3);
+        assert_eq!(significant_digits("1250.0"), 3);
+        assert_eq!(significant_digits("1.25e-7"), 3);
+        assert_eq!(significant_digits("0.0"), 0);
     }
 
     /// `f64 -> f32` by the hardware gives the general conversion's bits for
