@@ -169,19 +169,6 @@ fn is_array(m: &Module, t: TypeId) -> bool {
         && matches!(body.pieces.first(), Some(BodyPiece::Text(s)) if s.starts_with("array<")))
 }
 
-/// The type a typed attribute carries (`None` for an untyped one).
-pub(super) fn typed_attr_type(m: &Module, a: AttrId) -> Option<TypeId> {
-    match m.ctx.attr(a) {
-        AttrData::Integer { ty, .. }
-        | AttrData::Float { ty, .. }
-        | AttrData::DenseIntOrFp { ty, .. }
-        | AttrData::DenseString { ty, .. }
-        | AttrData::DenseResource { ty, .. }
-        | AttrData::Sparse { ty, .. } => Some(*ty),
-        _ => None,
-    }
-}
-
 /// Whether an attribute is an `i32` integer, as the parsers read a bare
 /// integer they are given that type for.
 fn is_i32(m: &Module, a: AttrId) -> bool {

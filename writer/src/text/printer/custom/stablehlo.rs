@@ -509,8 +509,6 @@ impl Printer<'_, '_> {
         self.out.push(']');
     }
 
-    /// `stablehlo.constant {attrs} dense<…> : type` (`printConstantOp`):
-    /// the attributes but `value`, then the value with its type.
     /// Whether `stablehlo.constant` prints in its custom form: its one
     /// result has its value's type, which the form reads it back with
     /// (jaxlib prints a constant whose types differ, a quantized one,
@@ -525,12 +523,14 @@ impl Printer<'_, '_> {
             (Some(r), None) => {
                 m.operands(op).is_empty()
                     && o.regions().is_empty()
-                    && spirv::typed_attr_type(m, value) == Some(m.value(r).ty)
+                    && typed_attr_type(m, value) == Some(m.value(r).ty)
             }
             _ => false,
         }
     }
 
+    /// `stablehlo.constant {attrs} dense<…> : type` (`printConstantOp`):
+    /// the attributes but `value`, then the value with its type.
     pub(super) fn stablehlo_constant(&mut self, op: OpId) {
         self.all_attrs_less(op, &["value"]);
         if let Some(v) = inherent(self.shared.m, op, b"value") {
