@@ -73,7 +73,7 @@ impl Layouts {
             return self;
         }
         let host = match self.given {
-            Some(r) => r.release_major().and_then(Host::for_release),
+            Some(_) => self.given_release_host(),
             None => rmlir_reader::producer_of(data).ok().map(Host::for_producer),
         };
         Layouts {
@@ -88,12 +88,16 @@ impl Layouts {
     /// mlir-opt 22 (text has no producer string to pick one by).
     pub fn text_terms(self) -> &'static Host {
         self.terms
-            .or_else(|| {
-                self.given
-                    .and_then(|r| r.release_major())
-                    .and_then(Host::for_release)
-            })
+            .or_else(|| self.given_release_host())
             .unwrap_or(&hosts::MLIR_OPT_22)
+    }
+
+    /// The tool of the release `--layouts` names, if it names one that
+    /// a tool we know carries.
+    fn given_release_host(self) -> Option<&'static Host> {
+        self.given
+            .and_then(|r| r.release_major())
+            .and_then(Host::for_release)
     }
 
     pub fn read_options(self) -> ReadOptions {
