@@ -458,6 +458,10 @@ impl<'a> BytecodeReader<'a> {
                         None => props,
                     };
                     attributes = Some(rest);
+                    // An older release's file: the segment sizes MLIR 22
+                    // added, derived from the operand count.
+                    properties =
+                        self.retarget_dictionary_segments(&name, properties, r, (mask_at, mask))?;
                 }
             }
         }

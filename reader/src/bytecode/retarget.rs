@@ -226,21 +226,9 @@ impl<'a> BytecodeReader<'a> {
                     }
                 }
             }
-            for (seg, _) in b.iter().filter(|(s, _)| !a.iter().any(|(x, _)| x == s)) {
-                let not_written = || {
-                    format!(
-                        "MLIR {} needs {seg}, which MLIR {} does not write",
-                        registry.release(),
-                        layouts.release()
-                    )
-                };
-                if *seg != "operandSegmentSizes" {
-                    return fail(self, not_written());
-                }
-                match self.derive_operand_segments(name, r, mask) {
-                    Ok(d) => derived.extend(d),
-                    Err(why) => return fail(self, format!("{}: {why}", not_written())),
-                }
+            match self.segments_not_written(name, from, to, &[], r, mask) {
+                Ok(d) => derived = d,
+                Err(why) => return fail(self, why),
             }
         }
         // The writer's defaults: a value the writer's release gives every new
@@ -357,6 +345,99 @@ impl<'a> BytecodeReader<'a> {
 }
 
 impl<'a> BytecodeReader<'a> {
+    /// The segment sizes op `name` needs in the registry's release (`to`)
+    /// that the layouts' release (`from`) does not write and `present` does
+    /// not hold, derived; why not, where they cannot be (only
+    /// `operandSegmentSizes` can, [`Self::derive_operand_segments`]).
+    fn segments_not_written(
+        &mut self,
+        name: &[u8],
+        from: &OpInfo,
+        to: &OpInfo,
+        present: &[(Bytes, AttrId)],
+        r: &Reader<'a>,
+        mask: u8,
+    ) -> std::result::Result<Vec<(Bytes, AttrId)>, String> {
+        let (a, b) = (segment_sizes(from), segment_sizes(to));
+        let mut derived = Vec::new();
+        for (seg, _) in b.iter().filter(|(s, _)| !a.iter().any(|(x, _)| x == s)) {
+            if present.iter().any(|(k, _)| &k[..] == seg.as_bytes()) {
+                continue;
+            }
+            let not_written = format!(
+                "MLIR {} needs {seg}, which MLIR {} does not write",
+                self.registry.release(),
+                self.layouts.release()
+            );
+            if *seg != "operandSegmentSizes" {
+                return Err(not_written);
+            }
+            match self.derive_operand_segments(name, r, mask) {
+                Ok(d) => derived.extend(d),
+                Err(why) => return Err(format!("{not_written}: {why}")),
+            }
+        }
+        Ok(derived)
+    }
+
+    /// The properties of op `name` of a file before v5 (split from its
+    /// attribute dictionary into the registry's properties) with the
+    /// segment sizes the registry's release needs and the layouts' release
+    /// did not write, derived as [`Self::retarget`] derives them from a
+    /// v5+ payload: MLIR 19's `llvm.call`, written at v4, holds no
+    /// `operandSegmentSizes`, and without them MLIR 22 reads its operands
+    /// as none (SPEC.md §7.2).
+    pub(super) fn retarget_dictionary_segments(
+        &mut self,
+        name: &[u8],
+        props: Option<AttrId>,
+        r: &Reader<'a>,
+        (at, mask): (usize, u8),
+    ) -> Result<Option<AttrId>> {
+        let (layouts, registry) = (self.layouts, self.registry);
+        if std::ptr::eq(layouts, registry) {
+            return Ok(props);
+        }
+        let (Some(from), Some(to)) = (layouts.get(name), registry.get(name)) else {
+            return Ok(props);
+        };
+        let mut entries = match props.map(|p| self.module.ctx.attr(p)) {
+            None => Vec::new(),
+            Some(AttrData::Dictionary(d)) => d.clone(),
+            Some(_) => return Ok(props),
+        };
+        let derived = self
+            .segments_not_written(name, from, to, &entries, r, mask)
+            .map_err(|why| {
+                r.error_at(
+                    at,
+                    ErrorKind::Semantic,
+                    format!(
+                        "operation '{}' written by {} (read with the op layouts of MLIR {}): {why}; cannot carry it over to MLIR {} (known releases: {})",
+                        String::from_utf8_lossy(name),
+                        producer_text(self.producer),
+                        layouts.release(),
+                        registry.release(),
+                        OpRegistry::known_releases().join(", ")
+                    ),
+                )
+            })?;
+        if derived.is_empty() {
+            return Ok(props);
+        }
+        for (k, v) in derived {
+            // A derived list replaces the storage's value-initialised one.
+            match entries.iter_mut().find(|(x, _)| *x == k) {
+                Some(e) => e.1 = v,
+                None => entries.push((k, v)),
+            }
+        }
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(Some(
+            self.module.ctx.intern_attr(AttrData::Dictionary(entries)),
+        ))
+    }
+
     /// `operandSegmentSizes` (and the empty size lists of the groups of
     /// groups the registry's release added) for op `name`, which the
     /// layouts' release wrote without them, from its operand groups in
