@@ -54,6 +54,18 @@ test_deps_mlir_opt() {
     echo "mlir-opt $r: $bin"
 }
 
+# unverified19 (tools/op-sweep/unverified19.cpp), MLIR 19's parser and
+# writer without its verifier, for the MLIR 19 op sweep: built once into
+# the cargo target directory's op-sweep/ from Debian's MLIR 19 packages.
+test_deps_unverified19() {
+    command -v g++ >/dev/null || test_deps_apt g++
+    command -v g++ >/dev/null || test_deps_fail "g++ is missing after installing it"
+    RMLIR_UNVERIFIED19=$(bash tools/op-sweep/build_unverified19.sh "${CARGO_TARGET_DIR:-$PWD/target}/op-sweep") \
+        || test_deps_fail "could not build tools/op-sweep/unverified19 (tools/op-sweep/build_unverified19.sh)"
+    export RMLIR_UNVERIFIED19
+    echo "unverified19: $RMLIR_UNVERIFIED19"
+}
+
 test_deps_venv() {
     local dir=$1
     command -v python3 >/dev/null || test_deps_fail "python3 is missing (needed for the jaxlib and IREE oracles)"

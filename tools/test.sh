@@ -19,6 +19,11 @@ command -v python3 >/dev/null || test_deps_fail "python3 is missing (the tests r
 
 [[ -n ${RMLIR_MLIR_OPT:-} ]] || { test_deps_mlir_opt 22; export RMLIR_MLIR_OPT=/usr/lib/llvm-22/bin/mlir-opt; }
 [[ -n ${RMLIR_MLIR_OPT_19:-} ]] || { test_deps_mlir_opt 19; export RMLIR_MLIR_OPT_19=/usr/lib/llvm-19/bin/mlir-opt; }
+# The MLIR 19 op sweep needs the full corpus (on the sample it says so and
+# returns), and then MLIR 19's unverified writer.
+if [[ -z ${RMLIR_UNVERIFIED19:-} && ( -n ${RMLIR_CORPUS:-} || -d ../shared/corpus ) ]]; then
+    test_deps_unverified19
+fi
 if [[ -z ${RMLIR_JAXLIB_PYTHON:-} || -z ${RMLIR_IREE_PYTHON:-} ]]; then
     test_deps_venv .venv-clients
     py="$PWD/.venv-clients/bin/python"

@@ -1230,6 +1230,63 @@ fn every_tenth_op_of_the_layout_data_round_trips_through_mlir_opt() {
     assert!(tried >= 250, "only {tried} ops had an input: {report}");
 }
 
+/// Every op of our MLIR 19 layout data as MLIR 19 writes it (SPEC.md
+/// §7.5): `sweep.py --release 19` builds a module per op, has MLIR 19's
+/// own writer (`unverified19`, its verifier off) write it at v6 and v4,
+/// and reads each file with `decode`; the print must equal mlir-opt 22's
+/// print of MLIR 19's text (or, for an op MLIR 22 no longer has, mlir-opt
+/// 22's reading of the file). CI runs every 10th op; the full sweep is
+/// `python3 tools/op-sweep/sweep.py --release 19 --unverified19 BIN
+/// --rmlir target/release/rmlir-bc`. A failure not listed in
+/// `tests/known-failures/op-sweep-19.tsv` fails the test.
+#[test]
+fn every_tenth_op_of_mlir_19_layout_data_reads_as_mlir_opt_22_prints_it() {
+    if rmlir_tests::skip_on_sample(
+        "every_tenth_op_of_mlir_19_layout_data_reads_as_mlir_opt_22_prints_it",
+        "property values harvested from every case of the full corpus",
+    ) {
+        return;
+    }
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    // tools/test.sh and .ci/run build it (tools/test-deps.sh); a bare
+    // `cargo test` builds it here.
+    let unverified = match std::env::var("RMLIR_UNVERIFIED19") {
+        Ok(p) => p,
+        Err(_) => {
+            let out = Command::new("bash")
+                .arg(repo.join("tools/op-sweep/build_unverified19.sh"))
+                .arg(Path::new(env!("CARGO_TARGET_TMPDIR")).join("op-sweep"))
+                .output()
+                .expect("runs bash");
+            assert!(
+                out.status.success(),
+                "tools/op-sweep/build_unverified19.sh failed (it needs g++ and apt-get; \
+                 or set RMLIR_UNVERIFIED19): {}",
+                stderr(&out)
+            );
+            String::from_utf8_lossy(&out.stdout).trim().to_string()
+        }
+    };
+    let out = Command::new("python3")
+        .arg(repo.join("tools/op-sweep/sweep.py"))
+        .args(["--rmlir", env!("CARGO_BIN_EXE_rmlir-bc"), "--every", "10"])
+        .args(["--release", "19", "--unverified19", &unverified, "--known"])
+        .arg(repo.join("tests/known-failures/op-sweep-19.tsv"))
+        .arg("--corpus")
+        .arg(corpus())
+        .output()
+        .expect("runs python3");
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    println!("{report}");
+    assert!(out.status.success(), "{report}\n{}", stderr(&out));
+    let tried: usize = report
+        .lines()
+        .find_map(|l| l.split("MLIR 19 and 22 accept: ").nth(1))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("the sweep's report");
+    assert!(tried >= 175, "only {tried} ops had an input: {report}");
+}
+
 /// `--target mlir-24` writes as IREE 3.13 writes: its producer, and the
 /// builtin encodings it adds (an affine map as attribute code 23, not
 /// text), while the default writes neither; `--builtin-encodings`

@@ -20,8 +20,20 @@ Verification is off on both sides (`--mlir-very-unsafe-disable-verifier-on-
 parsing`): the op stands alone, without its operands, regions or results,
 and what is checked is how its properties are written and read.
 
+With `--release 19` the ops are MLIR 19's layout data and the files are
+MLIR 19's: mlir-opt 19 cannot parse without verifying, so `unverified19`
+(unverified19.cpp, MLIR 19's parser and writer with the verifier off)
+prints the module generic and writes it at v6 and at v4, and `rmlir-bc
+decode` reads each file (its producer picks MLIR 19's layouts) and prints
+it generic, carried over to MLIR 22's terms. At v6 that must equal mlir-opt
+22's print of MLIR 19's text (mlir-opt 22 would read MLIR 19's properties
+in MLIR 22's layouts), or, for an op MLIR 22 no longer has, mlir-opt 22's
+reading of the file. At v4, whose properties are attributes in the op's
+dictionary, it must equal mlir-opt 22's reading of the file.
+
 Usage:
   sweep.py --rmlir BIN [--mlir-opt BIN] [--every N] [--known FILE] [--corpus DIR]
+           [--release 19 --unverified19 BIN]
 
   --every N   every Nth op only (CI's sample); default 1 (all)
   --known F   a TSV of `op<TAB>version<TAB>reason` failures that are known;
@@ -43,7 +55,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, "tools", "ods-layouts"))
 from mlir_text import split_top_level  # noqa: E402  (the shared scanner of printed text)
-LAYOUTS = os.path.join(ROOT, "format/data/ods-layouts-22.json")
+LAYOUTS = os.path.join(ROOT, "format/data/ods-layouts-{}.json")
 UNVERIFIED = "--mlir-very-unsafe-disable-verifier-on-parsing"
 
 # Values for builtin classes the corpus may not show for a given op.
@@ -162,6 +174,28 @@ def run(cmd, stdin=None):
     return r.returncode, r.stdout, r.stderr
 
 
+def expected_19(a, opt, src, in_22, d):
+    """The print an MLIR 19 file of `src` must read as, or (None, why).
+
+    MLIR 19's generic print of the text with its locations (those of
+    `src`, as in the files MLIR 19 writes of it), parsed and printed by
+    mlir-opt 22 where MLIR 22 has the op: that is the carry-over to MLIR
+    22's terms a reader of MLIR 19 files owes (SPEC.md §7.2). `None` for an
+    op MLIR 22 no longer has, whose reference is mlir-opt 22's reading of
+    each file."""
+    rc, text_19, _ = run([a.unverified19, "print", src])
+    if rc != 0:
+        return None, "MLIR 19 rejects the text"
+    if not in_22:
+        return None, None  # read from each file by mlir-opt 22 (main)
+    path = os.path.join(d, "op.19.mlir")
+    open(path, "wb").write(text_19)
+    rc, text_22, _ = run(opt + ["--mlir-print-op-generic", "--mlir-print-debuginfo", path])
+    if rc != 0:
+        return None, "mlir-opt 22 rejects MLIR 19's print"
+    return text_22, None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rmlir", required=True)
@@ -169,8 +203,13 @@ def main():
     ap.add_argument("--every", type=int, default=1)
     ap.add_argument("--known")
     ap.add_argument("--corpus", default=os.environ.get("RMLIR_CORPUS", os.path.join(ROOT, "..", "shared", "corpus")))
+    ap.add_argument("--release", choices=("22", "19"), default="22")
+    ap.add_argument("--unverified19", help="unverified19's binary (build_unverified19.sh prints its path)")
     a = ap.parse_args()
-    layouts = json.load(open(LAYOUTS))["ops"]
+    if a.release == "19" and not a.unverified19:
+        ap.error("--release 19 needs --unverified19")
+    layouts = json.load(open(LAYOUTS.format(a.release)))["ops"]
+    ops_22 = {o["name"] for o in json.load(open(LAYOUTS.format("22")))["ops"]}
     ops = [o for o in layouts if o.get("ods", True) and not o["name"].startswith("test.")]
     ops = ops[:: a.every]
     by_field, by_ctype = harvest(a.corpus, layouts)
@@ -183,6 +222,7 @@ def main():
     opt = [a.mlir_opt, "--allow-unregistered-dialect", UNVERIFIED]
     passed = collections.Counter()
     no_input = collections.Counter()
+    no_write = collections.Counter()
     failures, unexpected = [], []
     tried = 0
     with tempfile.TemporaryDirectory() as d:
@@ -193,20 +233,43 @@ def main():
                 no_input[why.split(" for ")[0]] += 1
                 continue
             open(src, "w").write(text)
-            rc, expected, err = run(opt + ["--mlir-print-op-generic", src])
-            if rc != 0:
-                no_input["mlir-opt rejects the text"] += 1
+            if a.release == "19":
+                expected, why = expected_19(a, opt, src, op["name"] in ops_22, d)
+            else:
+                rc, expected, err = run(opt + ["--mlir-print-op-generic", src])
+                why = None if rc == 0 else "mlir-opt rejects the text"
+            if why is not None or (expected is None and a.release != "19"):
+                no_input[why] += 1
                 continue
             tried += 1
             for v in ("6", "4"):
                 bc = os.path.join(d, f"op.v{v}.mlirbc")
-                rc, _, err = run([a.rmlir, "encode", src, "--emit-version", v, "-o", bc])
+                if a.release == "19":
+                    rc, _, err = run([a.unverified19, "write", src, bc, v])
+                    if rc != 0:
+                        no_write[v] += 1
+                        continue
+                    read = [a.rmlir, "decode", bc]
+                    who = "we read MLIR 19's file"
+                    if v == "4" or op["name"] not in ops_22:
+                        # A v4 file holds every property in the op's
+                        # attribute dictionary, which mlir-opt 22 reads as
+                        # it reads its own; an op MLIR 22 no longer has has
+                        # no MLIR 22 terms. mlir-opt 22's reading of the
+                        # file is the reference for both.
+                        opt_rc, expected, opt_err = run(opt + ["--mlir-print-op-generic", "--mlir-print-debuginfo", bc])
+                        if opt_rc != 0:
+                            expected = b"mlir-opt 22 refuses: " + opt_err.strip().splitlines()[0]
+                else:
+                    rc, _, err = run([a.rmlir, "encode", src, "--emit-version", v, "-o", bc])
+                    read = opt + ["--mlir-print-op-generic", bc]
+                    who = "mlir-opt reads ours"
                 if rc != 0:
                     reason = "encode: " + err.decode(errors="replace").strip().splitlines()[-1][:200]
                 else:
-                    rc, got, err = run(opt + ["--mlir-print-op-generic", bc])
+                    rc, got, err = run(read)
                     if rc != 0:
-                        reason = "mlir-opt reads ours: " + err.decode(errors="replace").strip().splitlines()[0][:200]
+                        reason = who + ": " + err.decode(errors="replace").strip().splitlines()[0][:200]
                     elif got != expected:
                         exp_l, got_l = expected.decode().splitlines(), got.decode().splitlines()
                         first = next((i for i in range(max(len(exp_l), len(got_l)))
@@ -219,9 +282,16 @@ def main():
                 failures.append((op["name"], v, reason))
                 if (op["name"], v) not in known:
                     unexpected.append((op["name"], v, reason))
-    print(f"ops: {len(ops)} (every {a.every}); with an input mlir-opt accepts: {tried}")
-    for v in ("6", "4"):
-        print(f"v{v}: {passed[v]}/{tried} read back by mlir-opt 22 as it prints the text")
+    if a.release == "19":
+        print(f"MLIR 19 ops: {len(ops)} (every {a.every}); with an input MLIR 19 and 22 accept: {tried}")
+        for v in ("6", "4"):
+            print(f"v{v}: {passed[v]}/{tried - no_write[v]} of MLIR 19's files read as mlir-opt 22 "
+                  + ("prints the text" if v == "6" else "reads them")
+                  + f" ({no_write[v]} MLIR 19 cannot write at v{v})")
+    else:
+        print(f"ops: {len(ops)} (every {a.every}); with an input mlir-opt accepts: {tried}")
+        for v in ("6", "4"):
+            print(f"v{v}: {passed[v]}/{tried} read back by mlir-opt 22 as it prints the text")
     for why, n in no_input.most_common():
         print(f"  no input: {n} ({why})")
     for op, v, reason in failures:
