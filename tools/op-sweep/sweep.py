@@ -12,7 +12,8 @@ set to a value of its kind, and then
 
 Values come from the corpus: for each property, a value the corpus gives
 that property of that op, else one it gives any property of the same C++
-class (`ctype`), else a fallback for the common builtin classes. An op for
+class (`ctype`), else a fallback (FALLBACK: the common builtin classes, and
+enum and dialect attribute classes no corpus case shows). An op for
 which mlir-opt rejects the text we built (a value of the right class but
 not one its dialect accepts, or an op mlir-opt cannot build without
 operands) is reported as "no input", not as a failure of ours.
@@ -32,10 +33,11 @@ reading of the file. At v4, whose properties are attributes in the op's
 dictionary, it must equal mlir-opt 22's reading of the file.
 
 Usage:
-  sweep.py --rmlir BIN [--mlir-opt BIN] [--every N] [--known FILE] [--corpus DIR]
-           [--release 19 --unverified19 BIN]
+  sweep.py --rmlir BIN [--mlir-opt BIN] [--every N] [--op NAME] [--known FILE]
+           [--corpus DIR] [--release 19 --unverified19 BIN]
 
   --every N   every Nth op only (CI's sample); default 1 (all)
+  --op NAME   this op only (repeatable)
   --known F   a TSV of `op<TAB>version<TAB>reason` failures that are known;
               the exit status is 1 on any failure not listed there
 Prints per-version pass counts, the ops without input by reason, and each
@@ -84,6 +86,67 @@ FALLBACK = {
     "::mlir::DenseElementsAttr": "dense<1> : tensor<1xi32>",
     "::mlir::ElementsAttr": "dense<1> : tensor<1xi32>",
     "::mlir::DenseFPElementsAttr": "dense<1.000000e+00> : tensor<1xf32>",
+    # Enum and dialect attribute classes no corpus case shows, each value
+    # read from the class's ODS definition and checked by parsing it into
+    # an op's property with mlir-opt 22 (the last two, MLIR 19's only, with
+    # mlir-opt 19). Some enums are properties stored as plain integers.
+    "::mlir::spirv::GroupOperationAttr": "#spirv.group_operation<Reduce>",
+    "mlir::linalg::WinogradConv2DFmrAttr": "0 : i32",
+    "::mlir::LLVM::FPExceptionBehaviorAttr": "0 : i64",
+    "::mlir::NVVM::CTAGroupKindAttr": "#nvvm.cta_group<cta_1>",
+    "::mlir::NVVM::MemScopeKindAttr": "#nvvm.mem_scope<cta>",
+    "::mlir::NVVM::MMATypesAttr": "#nvvm.mma_type<f16>",
+    "mlir::tosa::BlockSizeAttr": "#tosa.block_size<BLOCK_SIZE_32>",
+    "::mlir::irdl::VariadicityArrayAttr": "#irdl<variadicity_array[single]>",
+    "::mlir::NVVM::DotAccumulateTypeAttr": "#nvvm.dot_accumulate_type<signed>",
+    "::mlir::NVVM::MemOrderKindAttr": "#nvvm.mem_order<acquire>",
+    "::mlir::NVVM::LdStMatrixEltTypeAttr": "#nvvm.ld_st_matrix_elt_type<b16>",
+    "::mlir::NVVM::BlockScaleFormatAttr": "#nvvm.block_scale_format<ue8m0>",
+    "::mlir::NVVM::Tcgen05LdStShapeAttr": "#nvvm.tcgen05_ldst_shape<shape_16x64b>",
+    "::mlir::NVVM::Tcgen05MMAKindAttr": "#nvvm.tcgen05_mma_kind<f16>",
+    "::mlir::omp::ClauseCancellationConstructTypeAttr": "#omp<cancellationconstructtype parallel>",
+    "::mlir::shard::GridAxesArrayAttr": "#shard<axisarray[[0]]>",
+    "mlir::tosa::RoundingModeAttr": "#tosa.rounding_mode<SINGLE_ROUND>",
+    "::mlir::acc::ReductionOperatorAttr": "#acc.reduction_operator<add>",
+    "::mlir::amdgpu::DPPPermAttr": "#amdgpu<dpp_perm quad_perm>",
+    "::mlir::amdgpu::sched_barrier_opt_enumAttr": "#amdgpu.sched_barrier_opt<none>",
+    "::mlir::gpu::BroadcastTypeAttr": "#gpu<broadcast first_active_lane>",
+    "::mlir::linalg::ElementwiseKindAttr": "#linalg.elementwise_kind<exp>",
+    "::mlir::LLVM::BlockAddressAttr": "#llvm.blockaddress<function = @f, tag = <id = 1>>",
+    "::mlir::LLVM::BlockTagAttr": "#llvm.blocktag<id = 1>",
+    "::mlir::mpi::MPI_ReductionOpEnumAttr": "3 : i32",
+    "::mlir::mpi::MPI_ErrorClassEnumAttr": "#mpi.errclass<MPI_SUCCESS>",
+    "::mlir::NVVM::ClusterLaunchControlQueryTypeAttr": "#nvvm<cluster_launch_control_query_type is_canceled>",
+    "::mlir::NVVM::TMAReduxKindAttr": "#nvvm.tma_redux_kind<add>",
+    "::mlir::NVVM::LoadCacheModifierKindAttr": "#nvvm<load_cache_modifier ca>",
+    "::mlir::NVVM::GridDepActionKindAttr": "#nvvm<grid_dep_action wait>",
+    "::mlir::NVVM::MatchSyncKindAttr": "#nvvm<match_sync_kind any>",
+    "::mlir::NVVM::PermuteModeAttr": "#nvvm.permute_mode<default>",
+    "::mlir::NVVM::ReduxKindAttr": "#nvvm<redux_kind add>",
+    "::mlir::NVVM::ShflKindAttr": "#nvvm<shfl_kind bfly>",
+    "::mlir::NVVM::Tcgen05CpShapeAttr": "#nvvm.tcgen05_cp_shape<shape_128x256b>",
+    "::mlir::NVVM::Tcgen05FenceKindAttr": "#nvvm.tcgen05_fence<before>",
+    "::mlir::NVVM::Tcgen05WaitKindAttr": "#nvvm.tcgen05_wait<load>",
+    "::mlir::NVVM::VoteSyncKindAttr": "#nvvm<vote_sync_kind any>",
+    "::mlir::omp::DataSharingClauseTypeAttr": "#omp<data_sharing_type{type = private}>",
+    "mlir::smt::BVCmpPredicateAttr": "0 : i64",
+    "mlir::smt::BitVectorAttr": "#smt.bv<5> : !smt.bv<4>",
+    "mlir::smt::IntPredicateAttr": "0 : i64",
+    "::mlir::spirv::ImageOperandsAttr": "#spirv.image_operands<Lod>",
+    "mlir::tosa::ResizeModeAttr": "#tosa.resize_mode<BILINEAR>",
+    "::mlir::xegpu::DistributeLayoutAttr": "#xegpu.layout<lane_layout = [1, 16], lane_data = [1, 1]>",
+    "::mlir::xegpu::FenceScopeAttr": "#xegpu<fence_scope workgroup>",
+    "::mlir::xevm::MemScopeAttr": "#xevm.mem_scope<workgroup>",
+    "::mlir::xevm::MMAShapeAttr": "#xevm.mma_shape<m = 8, n = 16, k = 16>",
+    "::mlir::NVVM::MMABlockScaleKindAttr": "#nvvm.block_scale_kind<mxf8f6f4>",
+    "::mlir::NVVM::MMAFragAttr": "#nvvm.mma_frag<a>",
+    "::mlir::NVVM::ScaleVecSizeAttr": "#nvvm.scale_vec_size<x1>",
+    "::mlir::NVVM::LdStMatrixShapeAttr": "#nvvm.ld_st_matrix_shape<m = 8, n = 8>",
+    "::mlir::LLVM::RoundingModeAttr": "1 : i64",
+    "::mlir::xegpu::MemorySpaceAttr": "#xegpu<memory_space global>",
+    "::mlir::xevm::MMATypesAttr": "#xevm.mma_types<d = f32, a = f16, b = f16>",
+    "::mlir::spirv::MatrixLayoutAttr": "#spirv.matrixLayout<RowMajor>",
+    "::mlir::mesh::MeshShardingAttr": "#mesh.shard<@mesh0, [[0]]>",
 }
 
 
@@ -201,6 +264,7 @@ def main():
     ap.add_argument("--rmlir", required=True)
     ap.add_argument("--mlir-opt", default=os.environ.get("RMLIR_MLIR_OPT", "/usr/lib/llvm-22/bin/mlir-opt"))
     ap.add_argument("--every", type=int, default=1)
+    ap.add_argument("--op", action="append", help="this op only (repeatable)")
     ap.add_argument("--known")
     ap.add_argument("--corpus", default=os.environ.get("RMLIR_CORPUS", os.path.join(ROOT, "..", "shared", "corpus")))
     ap.add_argument("--release", choices=("22", "19"), default="22")
@@ -211,6 +275,8 @@ def main():
     layouts = json.load(open(LAYOUTS.format(a.release)))["ops"]
     ops_22 = {o["name"] for o in json.load(open(LAYOUTS.format("22")))["ops"]}
     ops = [o for o in layouts if o.get("ods", True) and not o["name"].startswith("test.")]
+    if a.op:
+        ops = [o for o in ops if o["name"] in a.op]
     ops = ops[:: a.every]
     by_field, by_ctype = harvest(a.corpus, layouts)
     known = {}
@@ -222,6 +288,7 @@ def main():
     opt = [a.mlir_opt, "--allow-unregistered-dialect", UNVERIFIED]
     passed = collections.Counter()
     no_input = collections.Counter()
+    no_input_ops = {}
     no_write = collections.Counter()
     failures, unexpected = [], []
     tried = 0
@@ -231,6 +298,7 @@ def main():
             text, why = op_text(op, by_field, by_ctype)
             if text is None:
                 no_input[why.split(" for ")[0]] += 1
+                no_input_ops.setdefault(why.split(" for ")[0], []).append(op["name"])
                 continue
             open(src, "w").write(text)
             if a.release == "19":
@@ -240,6 +308,7 @@ def main():
                 why = None if rc == 0 else "mlir-opt rejects the text"
             if why is not None or (expected is None and a.release != "19"):
                 no_input[why] += 1
+                no_input_ops.setdefault(why, []).append(op["name"])
                 continue
             tried += 1
             for v in ("6", "4"):
@@ -293,7 +362,8 @@ def main():
         for v in ("6", "4"):
             print(f"v{v}: {passed[v]}/{tried} read back by mlir-opt 22 as it prints the text")
     for why, n in no_input.most_common():
-        print(f"  no input: {n} ({why})")
+        names = no_input_ops[why]
+        print(f"  no input: {n} ({why}): {', '.join(names[:12])}{', …' if len(names) > 12 else ''}")
     for op, v, reason in failures:
         mark = "" if (op, v) in known else " [not listed]"
         print(f"  FAIL {op} v{v}: {reason}{mark}")
