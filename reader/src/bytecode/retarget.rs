@@ -156,20 +156,7 @@ impl<'a> BytecodeReader<'a> {
             return Ok(props);
         }
         let (layouts, registry) = (self.layouts, self.registry);
-        let fail = |this: &Self, msg: String| {
-            Err(r.error_at(
-                at,
-                ErrorKind::Semantic,
-                format!(
-                    "operation '{}' written by {} (read with the op layouts of MLIR {}): {msg}; cannot carry it over to MLIR {} (known releases: {})",
-                    String::from_utf8_lossy(name),
-                    producer_text(this.producer),
-                    layouts.release(),
-                    registry.release(),
-                    OpRegistry::known_releases().join(", ")
-                ),
-            ))
-        };
+        let fail = |this: &Self, msg: String| Err(this.cannot_carry_over(name, msg, r, at));
         let given: Vec<(Bytes, AttrId)> = match props.map(|p| self.module.ctx.attr(p)) {
             None => Vec::new(),
             Some(AttrData::Dictionary(d)) => d.clone(),
@@ -345,6 +332,29 @@ impl<'a> BytecodeReader<'a> {
 }
 
 impl<'a> BytecodeReader<'a> {
+    /// The error for op `name`, at `at`, whose properties cannot be
+    /// carried over to the registry's release, and why.
+    fn cannot_carry_over(
+        &self,
+        name: &[u8],
+        why: String,
+        r: &Reader<'a>,
+        at: usize,
+    ) -> crate::error::Error {
+        r.error_at(
+            at,
+            ErrorKind::Semantic,
+            format!(
+                "operation '{}' written by {} (read with the op layouts of MLIR {}): {why}; cannot carry it over to MLIR {} (known releases: {})",
+                String::from_utf8_lossy(name),
+                producer_text(self.producer),
+                self.layouts.release(),
+                self.registry.release(),
+                OpRegistry::known_releases().join(", ")
+            ),
+        )
+    }
+
     /// The segment sizes op `name` needs in the registry's release (`to`)
     /// that the layouts' release (`from`) does not write and `present` does
     /// not hold, derived; why not, where they cannot be (only
@@ -408,20 +418,7 @@ impl<'a> BytecodeReader<'a> {
         };
         let derived = self
             .segments_not_written(name, from, to, &entries, r, mask)
-            .map_err(|why| {
-                r.error_at(
-                    at,
-                    ErrorKind::Semantic,
-                    format!(
-                        "operation '{}' written by {} (read with the op layouts of MLIR {}): {why}; cannot carry it over to MLIR {} (known releases: {})",
-                        String::from_utf8_lossy(name),
-                        producer_text(self.producer),
-                        layouts.release(),
-                        registry.release(),
-                        OpRegistry::known_releases().join(", ")
-                    ),
-                )
-            })?;
+            .map_err(|why| self.cannot_carry_over(name, why, r, at))?;
         if derived.is_empty() {
             return Ok(props);
         }
