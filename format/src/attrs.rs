@@ -275,6 +275,23 @@ pub enum AttrData {
 }
 
 impl AttrData {
+    /// The type of a typed attribute whose type is always given (an
+    /// integer, float, dense or sparse elements attribute): what MLIR's
+    /// `TypedAttr::getType` answers for it, and what an op's custom form
+    /// ties to its result type. `None` for any other attribute, including
+    /// strings and dialect attributes, whose type is optional.
+    pub fn value_type(&self) -> Option<TypeId> {
+        match self {
+            AttrData::Integer { ty, .. }
+            | AttrData::Float { ty, .. }
+            | AttrData::DenseIntOrFp { ty, .. }
+            | AttrData::DenseString { ty, .. }
+            | AttrData::DenseResource { ty, .. }
+            | AttrData::Sparse { ty, .. } => Some(*ty),
+            _ => None,
+        }
+    }
+
     /// What the attribute is, for diagnostics ("an integer attribute").
     pub fn kind_phrase(&self) -> &'static str {
         match self {

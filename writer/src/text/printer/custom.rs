@@ -638,20 +638,6 @@ fn signed_small(value: &BigInt, width: u32) -> Option<i64> {
     i64::try_from(v).ok()
 }
 
-/// The type a typed attribute carries (`None` for an untyped one), as
-/// the spirv and StableHLO printers compare it with their ops' types.
-fn typed_attr_type(m: &Module, a: AttrId) -> Option<TypeId> {
-    match m.ctx.attr(a) {
-        AttrData::Integer { ty, .. }
-        | AttrData::Float { ty, .. }
-        | AttrData::DenseIntOrFp { ty, .. }
-        | AttrData::DenseString { ty, .. }
-        | AttrData::DenseResource { ty, .. }
-        | AttrData::Sparse { ty, .. } => Some(*ty),
-        _ => None,
-    }
-}
-
 /// [`signed`] in decimal, through `i64` where it fits (every
 /// `arith.constant` is named by it).
 fn signed_decimal(value: &BigInt, width: u32) -> String {

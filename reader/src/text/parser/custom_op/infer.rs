@@ -188,16 +188,10 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn attr_type(&self, a: AttrId) -> Option<TypeId> {
-        match self.m.ctx.attr(a) {
-            AttrData::Integer { ty, .. }
-            | AttrData::Float { ty, .. }
-            | AttrData::DenseIntOrFp { ty, .. }
-            | AttrData::DenseString { ty, .. }
-            | AttrData::DenseResource { ty, .. }
-            | AttrData::Sparse { ty, .. } => Some(*ty),
-            AttrData::String { ty, .. } => *ty,
-            AttrData::Dialect { ty, .. } => *ty,
-            _ => None,
+        let data = self.m.ctx.attr(a);
+        match data {
+            AttrData::String { ty, .. } | AttrData::Dialect { ty, .. } => *ty,
+            _ => data.value_type(),
         }
     }
 

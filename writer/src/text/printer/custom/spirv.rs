@@ -237,7 +237,7 @@ pub(super) fn printable(m: &Module, op: OpId) -> bool {
             else {
                 return false;
             };
-            match typed_attr_type(m, value) {
+            match m.ctx.attr(value).value_type() {
                 Some(t) if t == ty => !matches!(
                     m.ctx.ty(t),
                     TypeData::RankedTensor { .. } | TypeData::UnrankedTensor { .. }

@@ -523,7 +523,7 @@ impl Printer<'_, '_> {
             (Some(r), None) => {
                 m.operands(op).is_empty()
                     && o.regions().is_empty()
-                    && typed_attr_type(m, value) == Some(m.value(r).ty)
+                    && m.ctx.attr(value).value_type() == Some(m.value(r).ty)
             }
             _ => false,
         }
