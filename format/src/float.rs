@@ -1384,23 +1384,32 @@ mod tests {
             f32s.push(v as f32);
             f64s.push(v);
         }
-        for x in f32s.into_iter().filter(|x| x.is_finite()) {
-            for n in [1, 6, 8] {
+        // The value's bits and Rust's exponent form, at three thresholds.
+        let check = |kind: FloatKind, bits: u128, text: String, thresholds: [usize; 3]| {
+            let digits = std_count(text.clone());
+            for n in thresholds {
                 assert_eq!(
-                    shortest_needs_more_than(FloatKind::F32, u128::from(x.to_bits()), n),
-                    std_count(format!("{x:e}")) > n,
-                    "{x:e}"
+                    shortest_needs_more_than(kind, bits, n),
+                    digits > n,
+                    "{text}"
                 );
             }
+        };
+        for x in f32s.into_iter().filter(|x| x.is_finite()) {
+            check(
+                FloatKind::F32,
+                x.to_bits().into(),
+                format!("{x:e}"),
+                [1, 6, 8],
+            );
         }
         for x in f64s.into_iter().filter(|x| x.is_finite()) {
-            for n in [1, 6, 16] {
-                assert_eq!(
-                    shortest_needs_more_than(FloatKind::F64, u128::from(x.to_bits()), n),
-                    std_count(format!("{x:e}")) > n,
-                    "{x:e}"
-                );
-            }
+            check(
+                FloatKind::F64,
+                x.to_bits().into(),
+                format!("{x:e}"),
+                [1, 6, 16],
+            );
         }
         assert_eq!(significant_digits("0.00125"), 3);
         assert_eq!(significant_digits("1250.0"), 3);
