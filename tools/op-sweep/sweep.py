@@ -247,6 +247,13 @@ def run(cmd, stdin=None):
     return r.returncode, r.stdout, r.stderr
 
 
+def opt_reads(opt, bc):
+    """mlir-opt 22's generic print of the bytecode file `bc`, with its
+    locations, or its first error line."""
+    rc, out, err = run(opt + ["--mlir-print-op-generic", "--mlir-print-debuginfo", bc])
+    return out if rc == 0 else b"mlir-opt 22 refuses: " + err.strip().splitlines()[0]
+
+
 def same_bytes_as_mlir_opt(opt, src, v, bc, d):
     """Whether mlir-opt writes `src` at version `v` as the bytes in `bc`."""
     theirs = os.path.join(d, f"op.v{v}.opt.mlirbc")
@@ -304,8 +311,7 @@ def main():
                 known[(op, v)] = why
     opt = [a.mlir_opt, "--allow-unregistered-dialect", UNVERIFIED]
     passed = collections.Counter()
-    no_input = collections.Counter()
-    no_input_ops = {}
+    no_input = {}  # why -> the ops
     no_write = collections.Counter()
     by_bytes = collections.Counter()
     failures, unexpected = [], []
@@ -315,8 +321,7 @@ def main():
         for op in ops:
             text, why = op_text(op, by_field, by_ctype)
             if text is None:
-                no_input[why.split(" for ")[0]] += 1
-                no_input_ops.setdefault(why.split(" for ")[0], []).append(op["name"])
+                no_input.setdefault(why.split(" for ")[0], []).append(op["name"])
                 continue
             open(src, "w").write(text)
             if a.release == "19":
@@ -324,9 +329,8 @@ def main():
             else:
                 rc, expected, err = run(opt + ["--mlir-print-op-generic", src])
                 why = None if rc == 0 else "mlir-opt rejects the text"
-            if why is not None or (expected is None and a.release != "19"):
-                no_input[why] += 1
-                no_input_ops.setdefault(why, []).append(op["name"])
+            if why is not None:
+                no_input.setdefault(why, []).append(op["name"])
                 continue
             tried += 1
             for v in ("6", "4"):
@@ -338,16 +342,14 @@ def main():
                         continue
                     read = [a.rmlir, "decode", bc]
                     who = "we read MLIR 19's file"
-                    if v == "4" or op["name"] not in ops_22:
-                        # A v4 file holds every property in the op's
-                        # attribute dictionary, which mlir-opt 22 reads as
-                        # it reads its own; an op MLIR 22 no longer has has
-                        # no MLIR 22 terms. mlir-opt 22's reading of the
-                        # file is the reference for both.
-                        opt_rc, expected, opt_err = run(opt + ["--mlir-print-op-generic", "--mlir-print-debuginfo", bc])
-                        if opt_rc != 0:
-                            expected = b"mlir-opt 22 refuses: " + opt_err.strip().splitlines()[0]
+                    # A v4 file holds every property in the op's attribute
+                    # dictionary, which mlir-opt 22 reads as it reads its
+                    # own; an op MLIR 22 no longer has has no MLIR 22
+                    # terms. mlir-opt 22's reading of the file is the
+                    # reference for both.
+                    want = opt_reads(opt, bc) if v == "4" or op["name"] not in ops_22 else expected
                 else:
+                    want = expected
                     rc, _, err = run([a.rmlir, "encode", src, "--emit-version", v, "-o", bc])
                     read = opt + ["--mlir-print-op-generic", bc]
                     who = "mlir-opt reads ours"
@@ -357,14 +359,14 @@ def main():
                     rc, got, err = run(read)
                     if rc != 0:
                         reason = who + ": " + err.decode(errors="replace").strip().splitlines()[0][:200]
-                    elif got != expected and a.release == "22" and same_bytes_as_mlir_opt(opt, src, v, bc, d):
+                    elif got != want and a.release == "22" and same_bytes_as_mlir_opt(opt, src, v, bc, d):
                         # mlir-opt's own file reads back as ours does (distinct
                         # attributes are renumbered in the table's order).
                         passed[v] += 1
                         by_bytes[v] += 1
                         continue
-                    elif got != expected and a.release == "19" and v == "6" and op["name"] in ops_22 \
-                            and run(opt + ["--mlir-print-op-generic", "--mlir-print-debuginfo", bc])[1] == got:
+                    elif got != want and a.release == "19" and v == "6" and op["name"] in ops_22 \
+                            and opt_reads(opt, bc) == got:
                         # mlir-opt 22 reads MLIR 19's file itself as we do
                         # (an op whose layout did not change; distinct
                         # attributes numbered in the table's order, not the
@@ -372,8 +374,8 @@ def main():
                         passed[v] += 1
                         by_bytes[v] += 1
                         continue
-                    elif got != expected:
-                        exp_l, got_l = expected.decode().splitlines(), got.decode().splitlines()
+                    elif got != want:
+                        exp_l, got_l = want.decode().splitlines(), got.decode().splitlines()
                         first = next((i for i in range(max(len(exp_l), len(got_l)))
                                       if i >= len(exp_l) or i >= len(got_l) or exp_l[i] != got_l[i]), 0)
                         reason = "prints %r, mlir-opt's text %r" % (
@@ -396,9 +398,8 @@ def main():
         for v in ("6", "4"):
             print(f"v{v}: {passed[v]}/{tried} read back by mlir-opt 22 as it prints the text"
                   f" ({by_bytes[v]} of them by writing mlir-opt's own bytes, which read back as ours do)")
-    for why, n in no_input.most_common():
-        names = no_input_ops[why]
-        print(f"  no input: {n} ({why}): {', '.join(names[:12])}{', …' if len(names) > 12 else ''}")
+    for why, names in sorted(no_input.items(), key=lambda kv: -len(kv[1])):
+        print(f"  no input: {len(names)} ({why}): {', '.join(names[:12])}{', …' if len(names) > 12 else ''}")
     for op, v, reason in failures:
         mark = "" if (op, v) in known else " [not listed]"
         print(f"  FAIL {op} v{v}: {reason}{mark}")
