@@ -11,7 +11,7 @@ printed as a Markdown table (medians, ratios) and written to
 SCRATCH/results.tsv.
 
 Usage:
-  tools/bench/bench.py [--scratch DIR] [--runs N] [--cases LIST] [--no-build]
+  tools/bench/bench.py [--scratch DIR] [--runs N] [--cases LIST] [--no-build] [--taskset CPUS]
 
 See BENCHMARKS.md. Needs python3, cargo, ../shared/tools/gen_large.py and
 mlir-opt 22 (RMLIR_MLIR_OPT or /usr/lib/llvm-22/bin/mlir-opt).
@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -112,6 +113,9 @@ def main():
     ap.add_argument("--baseline", help="another rmlir-bc binary (e.g. an older build) timed alongside, "
                     "as 'baseline'; its outputs must be identical too")
     ap.add_argument("--no-build", action="store_true", help="do not run cargo build --release")
+    ap.add_argument("--taskset", metavar="CPUS",
+                    help="run both tools under 'taskset -c CPUS' (e.g. 0: one core each, so that the "
+                    "gain from our threads shows against the two-core figures)")
     a = ap.parse_args()
 
     global TIME_DIR
@@ -123,6 +127,11 @@ def main():
     if not a.no_build:
         subprocess.run(["cargo", "build", "--release", "-q", "-p", "rmlir-bc"], cwd=REPO, check=True)
     mopt, ours = a.mlir_opt, a.rmlir
+    pin = []
+    if a.taskset:
+        if not shutil.which("taskset"):
+            sys.exit("--taskset needs taskset (Debian package 'util-linux')")
+        pin = ["taskset", "-c", a.taskset]
     mod_sums, out_sums = recorded(a.shared)
 
     def module(name):
@@ -151,6 +160,18 @@ def main():
                 sys.exit("%s: mlir-opt's bytecode differs from the recorded sha256" % name)
         return path
 
+    def custom(name):
+        """mlir-opt's default (custom-form) print of a module, with its
+        locations: the text a user hands to `encode` (issue 29's input)."""
+        src = module(name)
+        path = os.path.join(S, name + ".pretty.mlir")
+        if not os.path.exists(path):
+            log("mlir-opt custom print of %s" % name)
+            tmp = path + ".tmp"
+            subprocess.run([mopt] + ALLOW + ["--mlir-print-debuginfo", src, "-o", tmp], check=True)
+            os.replace(tmp, path)
+        return path
+
     # case -> (description, input maker, mlir-opt args, rmlir-bc args); "{i}"/"{o}" are replaced
     def cases():
         return [
@@ -164,6 +185,19 @@ def main():
              [mopt] + ALLOW + ["--emit-bytecode", "{i}", "-o", "{o}"],
              [ours, "convert", "{i}", "-o", "{o}", "--emit-version", "6"]),
             ("text-to-text-50", "50 MB text → generic text", lambda: module("gen-50mb"),
+             [mopt] + ALLOW + GENERIC + ["{i}", "-o", "{o}"],
+             [ours, "decode", "{i}", "-o", "{o}"]),
+            ("custom-to-bc-50", "50 MB module, custom form (mlir-opt's print) → bytecode",
+             lambda: custom("gen-50mb"),
+             [mopt] + ALLOW + ["--emit-bytecode", "{i}", "-o", "{o}"],
+             [ours, "encode", "{i}", "-o", "{o}"]),
+            ("bc-to-custom-50", "50 MB module: bytecode → custom-form text", lambda: bytecode("gen-50mb"),
+             [mopt] + ALLOW + ["--mlir-print-debuginfo", "{i}", "-o", "{o}"],
+             [ours, "decode", "--custom", "{i}", "-o", "{o}"]),
+            ("text-to-bc-200", "200 MB text → bytecode", lambda: module("gen-200mb"),
+             [mopt] + ALLOW + ["--emit-bytecode", "{i}", "-o", "{o}"],
+             [ours, "encode", "{i}", "-o", "{o}"]),
+            ("bc-to-text-200", "200 MB module: bytecode → generic text", lambda: bytecode("gen-200mb"),
              [mopt] + ALLOW + GENERIC + ["{i}", "-o", "{o}"],
              [ours, "decode", "{i}", "-o", "{o}"]),
             ("blob-bc-to-bc", "64 MiB blob: bytecode → bytecode v6", lambda: bytecode("blob-64mib"),
@@ -191,7 +225,7 @@ def main():
     inputs = {c[0]: c[2]() for c in selected}
 
     def fill(cmd, i, o):
-        return [x.replace("{i}", i).replace("{o}", o) for x in cmd]
+        return pin + [x.replace("{i}", i).replace("{o}", o) for x in cmd]
 
     load_before = open("/proc/loadavg").read().split()[:3]
     results = {}
@@ -249,8 +283,9 @@ def main():
                 run + 1, name, results[name]["mlir-opt"][-1][0], results[name]["rmlir-bc"][-1][0]))
     load_after = open("/proc/loadavg").read().split()[:3]
 
-    print("%s; %d runs per tool, interleaved; load average before %s, after %s" % (
-        time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), a.runs, " ".join(load_before), " ".join(load_after)))
+    print("%s; %d runs per tool, interleaved; load average before %s, after %s%s" % (
+        time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), a.runs, " ".join(load_before), " ".join(load_after),
+        "; both tools under taskset -c %s" % a.taskset if a.taskset else ""))
     print()
     print("| case | mlir-opt 22 wall (s) | rmlir-bc wall (s) | wall speed-up | mlir-opt CPU (s) | rmlir-bc CPU (s) "
           "| CPU speed-up | mlir-opt RSS (MiB) | rmlir-bc RSS (MiB) | RSS ratio |")
