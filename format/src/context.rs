@@ -8,6 +8,7 @@ use crate::float::FloatKind;
 use crate::id_map::IdMap;
 use crate::types::{Signedness, TypeData};
 use std::hash::{BuildHasher, Hash};
+use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
 /// Id of an interned type.
@@ -166,7 +167,8 @@ impl<T: Hash + Eq> Interner<T> {
         for (i, &tag) in tags.iter().enumerate() {
             place(&mut self.slots, slot(tag, first + i as u32));
         }
-        self.items.extend(items);
+        // Freed as they move, as in `Context::absorb`.
+        self.items.extend(crate::drain::Draining::new(items));
     }
 
     fn rebuild_index(&mut self) {
@@ -498,6 +500,15 @@ impl Context {
     /// fork's ids went. Items equal to one already here get its id; a
     /// `distinct` attribute gets a fresh identity.
     pub fn absorb(&mut self, fork: ForkItems) -> ForkIdMap {
+        self.absorb_reporting(fork, None)
+    }
+
+    /// [`Context::absorb`], which also stores in `moved`, every MiB or so,
+    /// how many bytes of the fork's attributes have been moved here: a
+    /// reader that faults in the attributes' new room on another thread
+    /// ([`Context::attr_spare_room`]) keeps no more than a few MiB ahead of
+    /// the fork's pages being given back (`drain`, SPEC.md §3.5).
+    pub fn absorb_reporting(&mut self, fork: ForkItems, moved: Option<&AtomicUsize>) -> ForkIdMap {
         assert!(
             self.base.is_none(),
             "absorbed into a context that is not a fork"
@@ -535,7 +546,8 @@ impl Context {
         }
         // At most every item is new: neither table moves or rehashes.
         self.reserve(fork.attrs.len(), fork.types.len());
-        let mut attrs = fork.attrs.into_iter();
+        // Freed as they move: both copies are not resident at once.
+        let mut attrs = crate::drain::Draining::reporting(fork.attrs, moved);
         let mut types = fork.types.into_iter();
         for (k, &c) in fork.created.iter().enumerate() {
             // The slot of an item a few ahead is most likely where its
@@ -589,6 +601,13 @@ impl Context {
     pub fn reserve(&mut self, attrs: usize, types: usize) {
         self.attrs.reserve(attrs);
         self.types.reserve(types);
+    }
+
+    /// The address range of the attributes' spare capacity: where the
+    /// next attributes interned go, first the one after the last. Addresses
+    /// only, as for [`Context::unwritten_reserve`].
+    pub fn attr_spare_room(&self) -> std::ops::Range<usize> {
+        self.attrs.unwritten()[0].clone()
     }
 
     /// The address ranges of memory the context has reserved but not yet

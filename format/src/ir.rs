@@ -621,7 +621,7 @@ impl Module {
         // them while this one moves the rest (every arena on its own).
         std::thread::scope(|s| {
             let ops_moved = s.spawn(|| {
-                for mut o in frag.ops {
+                for mut o in crate::drain::Draining::new(frag.ops) {
                     o.name = names[o.name.index()];
                     o.operands.start += pool_base;
                     o.first_result += value_base;
@@ -668,7 +668,7 @@ impl Module {
                     }
                 }
             }
-            for mut v in frag.values {
+            for mut v in crate::drain::Draining::new(frag.values) {
                 v.ty = ids.ty(v.ty);
                 v.def = match v.def {
                     ValueDef::Result { op: o, index } => ValueDef::Result { op: op(o), index },

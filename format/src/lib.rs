@@ -13,6 +13,7 @@ pub mod context;
 pub mod dense;
 pub mod dialect_encodings;
 pub mod dialect_hooks;
+pub mod drain;
 pub mod escape;
 pub mod fasthash;
 pub mod float;

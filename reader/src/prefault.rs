@@ -12,6 +12,8 @@
 //! happens and the pages fault in as they are written.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// Below this many bytes in all, a thread costs more than it saves.
 const MIN_BYTES: usize = 4 << 20;
@@ -29,6 +31,45 @@ const VECTOR_STEP: usize = 64 << 10;
 /// (address ranges from [`rmlir_format::Context::unwritten_reserve`]).
 pub(crate) fn populate_in_background(ranges: Vec<Range<usize>>) {
     spawn(ranges, MIN_BYTES, STEP);
+}
+
+/// How far ahead of the bytes moved [`populate_following`] may fault in.
+const FOLLOW_AHEAD: usize = 4 << 20;
+
+/// [`populate_in_background`] for the room a move fills while freeing its
+/// source as it goes ([`rmlir_format::drain`]): the thread faults in
+/// `range` from its start, never more than [`FOLLOW_AHEAD`] bytes past the
+/// bytes moved so far as `moved` says, so that the room does not become
+/// resident long before the source's pages are given back. It stops at the
+/// end of the range, or when it is the last holder of `moved` (the move
+/// is over).
+pub(crate) fn populate_following(range: Range<usize>, moved: Arc<AtomicUsize>) {
+    if range.len() < MIN_BYTES {
+        return;
+    }
+    let _ = std::thread::Builder::new()
+        .name("rmlir-prefault".into())
+        .spawn(move || {
+            let mut at = range.start;
+            while at < range.end {
+                let allowed = range
+                    .start
+                    .saturating_add(moved.load(Ordering::Relaxed))
+                    .saturating_add(FOLLOW_AHEAD);
+                if allowed <= at {
+                    if Arc::strong_count(&moved) == 1 {
+                        return;
+                    }
+                    std::thread::sleep(std::time::Duration::from_micros(50));
+                    continue;
+                }
+                let upto = allowed.min(range.end).min(at + STEP);
+                if !populate(at..upto, STEP) {
+                    return;
+                }
+                at = upto;
+            }
+        });
 }
 
 /// [`populate_in_background`] for vectors just reserved that this thread

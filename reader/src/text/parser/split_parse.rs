@@ -423,11 +423,15 @@ impl<'a> Parser<'a> {
         assert!(own.is_identity(), "a fork absorbed first keeps its ids");
         // The second thread is done while this one absorbs its items: the
         // pages they are moved into are faulted in meanwhile on the idle
-        // core, not one by one here (SPEC.md §3.5).
+        // core, not one by one here, and no faster than the second fork's
+        // pages are given back, so that both are not resident at once
+        // (SPEC.md §3.5).
         let (attrs, types) = part.items.counts();
         self.m.ctx.reserve(attrs, types);
-        crate::prefault::populate_in_background(self.m.ctx.unwritten_reserve());
-        let ids = self.m.ctx.absorb(part.items);
+        let moved = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        crate::prefault::populate_following(self.m.ctx.attr_spare_room(), Arc::clone(&moved));
+        let ids = self.m.ctx.absorb_reporting(part.items, Some(&moved));
+        drop(moved);
         let mut attr_aliases = part.attr_aliases;
         attr_aliases.map_values(|a| ids.attr(AttrId(a)).0);
         self.attr_aliases = attr_aliases;
