@@ -6,6 +6,7 @@
 
 use super::print_size;
 use rmlir_dialects::hosts::Host;
+use rmlir_format::drain::Draining;
 use rmlir_format::*;
 use std::borrow::Cow;
 
@@ -496,9 +497,24 @@ impl<'m> Collector<'m> {
     /// Appends the entries of a later run (see `walk`).
     fn merge(&mut self, k: Collector<'m>) {
         self.op_bytes = self.op_bytes.saturating_add(k.op_bytes);
-        let mut to_here = Vec::with_capacity(k.entries.len());
+        let Collector {
+            entries,
+            sizes,
+            child_list,
+            names,
+            index,
+            ..
+        } = k;
+        // The run's own index is not needed to merge it, and its entries
+        // and sizes give their pages back as they move (`drain`): this is
+        // the print's peak of memory, and the run would otherwise be
+        // resident beside what it adds here.
+        drop(index);
+        debug_assert_eq!(entries.len(), sizes.len(), "one size per entry");
+        let mut to_here = Vec::with_capacity(entries.len());
         let first_new = self.entries.len();
-        for e in &k.entries {
+        let moving = Draining::new(entries).zip(Draining::new(sizes));
+        for (e, size) in moving {
             match self.index.get(e.sym.get()) {
                 Some(g) => {
                     self.entries[g as usize].can_be_deferred &= e.can_be_deferred;
@@ -506,10 +522,10 @@ impl<'m> Collector<'m> {
                 }
                 None => {
                     let g = u32::try_from(self.entries.len()).expect("fewer than 2^32 symbols");
-                    self.sizes.push(k.sizes[to_here.len()]);
+                    self.sizes.push(size);
                     self.entries.push(Entry {
                         sym: e.sym,
-                        alias: alias_field(e.alias().map(|n| self.names.id(k.names.get_cow(n)))),
+                        alias: alias_field(e.alias().map(|n| self.names.id(names.get_cow(n)))),
                         depth: e.depth,
                         can_be_deferred: e.can_be_deferred,
                         children: e.children,
@@ -523,7 +539,7 @@ impl<'m> Collector<'m> {
             let (start, len) = e.children;
             let here = self.child_list.len() as u32;
             self.child_list.extend(
-                k.child_list[start as usize..(start + len) as usize]
+                child_list[start as usize..(start + len) as usize]
                     .iter()
                     .map(|&i| to_here[i as usize]),
             );
