@@ -7,9 +7,10 @@
 //! moved, so for the length of the move both copies are resident: on the
 //! 50 MB benchmark module the peak memory of `encode` was that moment
 //! (~22 MiB above the memory before and after it). [`Draining`] yields the
-//! items in the same order and, every [`STEP`] bytes, hands the whole pages
-//! of the items already moved back to the kernel (`MADV_DONTNEED`), so the
-//! source shrinks as the destination grows.
+//! items in the same order and, every MiB moved, hands the whole pages of
+//! the items already moved back to the kernel (`MADV_DONTNEED`), so the
+//! source shrinks as the destination grows. The alias walk's merge of its
+//! runs moves its entries the same way.
 //!
 //! A reader that has the destination's pages faulted in ahead on another
 //! thread can follow the move with [`Draining::reporting`], so that the
